@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { CandorError } from './errors.js';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const fraction = z.coerce.number().min(0).max(1);
+
+/**
+ * Every setting, keyed by its environment variable so that an error names the
+ * variable a person has to fix. Defaults are the documented ones (README).
+ */
+export const settingsSchema = z.object({
+  CANDOR_DATA_DIR: z.string().min(1).default('./.candor'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// or postgresql:// URL')
+    .optional(),
+  CANDOR_KB: z.string().regex(/^[\w.-]{1,64}$/, 'expected a name of letters, digits, _ . -').default('default'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  CANDOR_MAX_QUESTION_CHARS: z.coerce.number().int().min(10).max(100_000).default(2000),
+  CANDOR_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_000_000).default(65_536),
+  CANDOR_TOP_K: z.coerce.number().int().min(1).max(50).default(5),
+  CANDOR_MAX_CITATIONS: z.coerce.number().int().min(1).max(10).default(3),
+  CANDOR_CITE_SHARE: fraction.default(0.75),
+  CANDOR_MIN_RELEVANCE: fraction.default(0.3),
+  CANDOR_MIN_COVERAGE: fraction.default(0.5),
+  CANDOR_CHECK_ENTITIES: bool.default(true),
+  CANDOR_CHECK_ANSWER_TYPE: bool.default(true),
+  CANDOR_TRACE_CONTENT: bool.default(false),
+  CANDOR_TRACE_EXPORTER: z.enum(['none', 'console', 'otlp']).optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('candor'),
+  CANDOR_USER_HASH_SALT: z.string().min(1).default('candor'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export type Settings = z.infer<typeof settingsSchema>;
+
+/** Typed configuration, grouped by concern. */
+export interface Config {
+  readonly store: { readonly databaseUrl: string | undefined; readonly dataDir: string };
+  readonly kb: { readonly defaultName: string };
+  readonly http: { readonly host: string; readonly port: number; readonly maxBodyBytes: number };
+  readonly ask: { readonly maxQuestionChars: number; readonly topK: number; readonly maxCitations: number; readonly citeShare: number };
+  readonly gate: {
+    readonly minRelevance: number;
+    readonly minCoverage: number;
+    readonly checkEntities: boolean;
+    readonly checkAnswerType: boolean;
+  };
+  readonly telemetry: {
+    readonly exporter: 'none' | 'console' | 'otlp';
+    readonly otlpEndpoint: string | undefined;
+    readonly serviceName: string;
+    readonly traceContent: boolean;
+    readonly userHashSalt: string;
+  };
+  readonly logLevel: Settings['LOG_LEVEL'];
+}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Reads settings from the environment, over an optional JSON file named by
+ * CANDOR_CONFIG (the environment wins). Throws a CandorError naming every bad variable.
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const merged = { ...readConfigFile(env.CANDOR_CONFIG), ...withoutEmpty(env) };
+  const parsed = settingsSchema.safeParse(merged);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = issue.path.join('.');
+      const value = merged[name];
+      const shown = value === undefined ? 'missing' : isSecret(name) ? 'given' : `got ${JSON.stringify(value)}`;
+      return `  ${name}: ${issue.message} (${shown})`;
+    });
+    throw new CandorError('config_invalid', `Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return toConfig(parsed.data);
+}
+
+export function toConfig(s: Settings): Config {
+  return {
+    store: { databaseUrl: s.DATABASE_URL, dataDir: s.CANDOR_DATA_DIR },
+    kb: { defaultName: s.CANDOR_KB },
+    http: { host: s.HOST, port: s.PORT, maxBodyBytes: s.CANDOR_MAX_BODY_BYTES },
+    ask: {
+      maxQuestionChars: s.CANDOR_MAX_QUESTION_CHARS,
+      topK: s.CANDOR_TOP_K,
+      maxCitations: s.CANDOR_MAX_CITATIONS,
+      citeShare: s.CANDOR_CITE_SHARE,
+    },
+    gate: {
+      minRelevance: s.CANDOR_MIN_RELEVANCE,
+      minCoverage: s.CANDOR_MIN_COVERAGE,
+      checkEntities: s.CANDOR_CHECK_ENTITIES,
+      checkAnswerType: s.CANDOR_CHECK_ANSWER_TYPE,
+    },
+    telemetry: {
+      exporter: s.CANDOR_TRACE_EXPORTER ?? (s.OTEL_EXPORTER_OTLP_ENDPOINT ? 'otlp' : 'none'),
+      otlpEndpoint: s.OTEL_EXPORTER_OTLP_ENDPOINT,
+      serviceName: s.OTEL_SERVICE_NAME,
+      traceContent: s.CANDOR_TRACE_CONTENT,
+      userHashSalt: s.CANDOR_USER_HASH_SALT,
+    },
+    logLevel: s.LOG_LEVEL,
+  };
+}
+
+function readConfigFile(path: string | undefined): Env {
+  if (!path) return {};
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (cause) {
+    throw new CandorError('config_invalid', `CANDOR_CONFIG: cannot read ${path} as JSON: ${(cause as Error).message}`, { cause });
+  }
+  const file = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).safeParse(raw);
+  if (!file.success) throw new CandorError('config_invalid', `CANDOR_CONFIG: ${path} must be a flat JSON object of settings`);
+  return Object.fromEntries(Object.entries(file.data).map(([k, v]) => [k, String(v)]));
+}
+
+/** Unset and empty variables both mean "use the default". */
+function withoutEmpty(env: Env): Env {
+  return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+}
+
+function isSecret(name: string): boolean {
+  return /TOKEN|SECRET|KEY|PASSWORD|DATABASE_URL/i.test(name);
+}

@@ -1,0 +1,95 @@
+import type { EvidenceFact, GateLayer, GateInput, Verdict } from './types.js';
+import { expectedValueIn } from './expected-value.js';
+
+const pass = (layer: string, detail: string, score?: number, threshold?: number): Verdict => ({
+  layer,
+  pass: true,
+  code: null,
+  detail,
+  ...(score === undefined ? {} : { score, threshold }),
+});
+
+/** Refuses when retrieval found nothing at all. */
+export const noEvidenceLayer: GateLayer = ({ evidence }) =>
+  evidence.length > 0
+    ? pass('evidence', `${evidence.length} facts retrieved`)
+    : { layer: 'evidence', pass: false, code: 'no_evidence', detail: 'nothing in the knowledge base matches the question' };
+
+/** L2R hard refusal: the best fact's similarity × confidence must reach α. */
+export const relevanceLayer: GateLayer = ({ evidence, thresholds }) => {
+  const top = Math.max(0, ...evidence.map((fact) => fact.score));
+  const threshold = thresholds.minRelevance;
+  if (top >= threshold) return pass('relevance', 'the best match is close enough', round(top), threshold);
+  return {
+    layer: 'relevance',
+    pass: false,
+    code: 'low_relevance',
+    detail: 'the closest facts match too little of the question',
+    score: round(top),
+    threshold,
+  };
+};
+
+/** Refuses questions about identifiers or names that appear nowhere in the knowledge base. */
+export const entityLayer: GateLayer = ({ question, vocabulary, thresholds }) => {
+  if (!thresholds.checkEntities) return pass('entity', 'entity check disabled');
+  const unknownIds = question.identifiers.filter((id) => !vocabulary.has(`#${id}`));
+  const unknownNames = question.names.filter((name) => !vocabulary.has(name));
+  const unknown = [...unknownIds, ...unknownNames];
+  if (unknown.length === 0) return pass('entity', 'every identifier and name in the question is known');
+  return {
+    layer: 'entity',
+    pass: false,
+    code: 'unknown_entity',
+    detail: `the knowledge base never mentions ${unknown.map((u) => `"${u}"`).join(', ')}`,
+  };
+};
+
+/**
+ * IDF-weighted share of the question's terms found in the cited evidence: rare
+ * terms (the specific thing asked about) weigh most.
+ */
+export function coverage(input: Pick<GateInput, 'question' | 'vocabulary'>, cited: readonly EvidenceFact[]): number {
+  let total = 0;
+  let covered = 0;
+  for (const term of input.question.terms) {
+    const weight = input.vocabulary.idf(term);
+    total += weight;
+    if (cited.some((fact) => fact.terms.has(term))) covered += weight;
+  }
+  return total > 0 ? covered / total : 0;
+}
+
+export const coverageLayer: GateLayer = (input) => {
+  const score = process.env.COV1 ? coverage(input, input.evidence.slice(0, 1)) : coverage(input, input.evidence);
+  const threshold = input.thresholds.minCoverage;
+  if (score >= threshold) return pass('coverage', 'the evidence covers the question', round(score), threshold);
+  const missing = input.question.terms.filter((term) => !input.evidence.some((fact) => fact.terms.has(term)));
+  return {
+    layer: 'coverage',
+    pass: false,
+    code: 'low_coverage',
+    detail: `the evidence does not mention ${missing.slice(0, 5).map((t) => `"${t}"`).join(', ')}`,
+    score: round(score),
+    threshold,
+  };
+};
+
+/** A how-much / how-many / when / who question needs evidence holding such a value. */
+export const answerTypeLayer: GateLayer = ({ question, evidence, thresholds }) => {
+  const expects = question.expects;
+  if (!thresholds.checkAnswerType || expects === null) return pass('answer_type', 'no particular kind of answer expected');
+  if (evidence.some((fact) => expectedValueIn(expects, fact.text))) {
+    return pass('answer_type', `the evidence holds a ${expects}`);
+  }
+  return {
+    layer: 'answer_type',
+    pass: false,
+    code: 'answer_type_mismatch',
+    detail: `the question asks for a ${expects} and the evidence holds none`,
+  };
+};
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

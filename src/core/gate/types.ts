@@ -1,0 +1,79 @@
+/** Why Candor refused; stable codes that telemetry, storage and reviewers rely on. */
+export type ReasonCode =
+  | 'no_evidence'
+  | 'low_relevance'
+  | 'unknown_entity'
+  | 'low_coverage'
+  | 'answer_type_mismatch'
+  | 'llm_unanswerable'
+  | 'ungrounded'
+  | 'llm_unavailable'
+  | 'invalid_output'
+  | 'unavailable';
+
+/** One layer's verdict; `code` is null when the layer passed. */
+export interface Verdict {
+  readonly layer: string;
+  readonly pass: boolean;
+  readonly code: ReasonCode | null;
+  readonly detail: string;
+  readonly score?: number;
+  readonly threshold?: number;
+}
+
+/** What a question asks for, when its wording says so. */
+export type ExpectedAnswer = 'amount' | 'number' | 'date' | 'party' | 'duration';
+
+export interface QuestionAnalysis {
+  readonly text: string;
+  /** Distinct content terms (stemmed). */
+  readonly terms: readonly string[];
+  /** Code-like tokens (ADR-0050, IR8A, Form 12B), normalised to lower case without separators. */
+  readonly identifiers: readonly string[];
+  /** Capitalised names inside the question (not its first word), lower-cased. */
+  readonly names: readonly string[];
+  readonly expects: ExpectedAnswer | null;
+}
+
+/** A retrieved fact with its gate score (normalised relevance × confidence). */
+export interface EvidenceFact {
+  readonly factId: number;
+  readonly externalId: string | null;
+  readonly text: string;
+  readonly source: string;
+  readonly heading: string | null;
+  readonly confidence: number;
+  /** Normalised lexical similarity S in [0, 1]. */
+  readonly similarity: number;
+  /** L2R relevance: similarity × confidence. */
+  readonly score: number;
+  readonly terms: ReadonlySet<string>;
+}
+
+/** What the gate may ask of the whole knowledge base. */
+export interface Vocabulary {
+  /** True when some (non-excluded) fact holds the term. */
+  has(term: string): boolean;
+  /** Inverse document frequency (positive; larger = rarer). */
+  idf(term: string): number;
+}
+
+export interface GateThresholds {
+  /** α: the best fact's relevance must reach this. */
+  readonly minRelevance: number;
+  /** Share (IDF-weighted) of the question's terms the cited evidence must hold. */
+  readonly minCoverage: number;
+  /** Refuse questions naming identifiers or names the KB never mentions. */
+  readonly checkEntities: boolean;
+  /** Refuse how-much/when/who questions whose evidence holds no such value. */
+  readonly checkAnswerType: boolean;
+}
+
+export interface GateInput {
+  readonly question: QuestionAnalysis;
+  readonly evidence: readonly EvidenceFact[];
+  readonly vocabulary: Vocabulary;
+  readonly thresholds: GateThresholds;
+}
+
+export type GateLayer = (input: GateInput) => Verdict;

@@ -1,0 +1,67 @@
+import type { ExpectedAnswer, QuestionAnalysis } from '../gate/types.js';
+import { contentTerms, tokenize } from './tokenize.js';
+
+const CODE_TOKEN = /[A-Za-z0-9]+(?:[-_/.][A-Za-z0-9]+)*/g;
+const NUMBERED_THING =
+  /\b(form|section|clause|rule|regulation|article|chapter|annex|schedule|appendix|adr|rfc|iso|policy|circular)\s*(?:no\.?\s*)?#?\s*([0-9][0-9A-Za-z]*(?:[-.][0-9A-Za-z]+)*)\b/gi;
+const NOT_AN_IDENTIFIER = /^(?:\d+(?:st|nd|rd|th|s)|\d+(?:\.\d+)?(?:km|kg|cm|mm|m|g|h|hr|hrs|min|am|pm|k|mb|gb|l|ml|yo))$/i;
+
+/** Normalises an identifier the same way for questions and facts: lower case, no separators. */
+export function normaliseIdentifier(raw: string): string {
+  return raw.toLowerCase().replace(/[-_/.\s#]|no\.?/g, '');
+}
+
+/**
+ * Code-like identifiers in a text: tokens mixing letters and digits (ADR-0050,
+ * IR8A, S1234567A) and numbered references ("Form 12", "section 3.2").
+ */
+export function extractIdentifiers(text: string): string[] {
+  const found = new Set<string>();
+  for (const match of text.matchAll(CODE_TOKEN)) {
+    const token = match[0];
+    if (/\d/.test(token) && /[A-Za-z]/.test(token) && !NOT_AN_IDENTIFIER.test(token)) {
+      found.add(normaliseIdentifier(token));
+    }
+  }
+  for (const match of text.matchAll(NUMBERED_THING)) found.add(normaliseIdentifier(`${match[1]}${match[2]}`));
+  return [...found];
+}
+
+/** Capitalised words that are not the first word of a sentence: names of schemes, plans, places. */
+function extractNames(text: string): string[] {
+  const names = new Set<string>();
+  for (const sentence of text.split(/[.?!/]\s+|\n+/)) {
+    const words = sentence.trim().split(/\s+/).slice(1);
+    for (const raw of words) {
+      const word = raw.replace(/^[^\p{L}]+|[^\p{L}\p{N}]+$/gu, '');
+      if (!/^\p{Lu}/u.test(word) || word.length < 3 || /\d/.test(word)) continue;
+      for (const token of tokenize(word.replace(/['’]s$/, ''))) names.add(token.term);
+    }
+  }
+  return [...names];
+}
+
+const EXPECTATIONS: readonly [ExpectedAnswer, RegExp][] = [
+  ['amount', /\bhow much\b|\bwhat(?: is|'s| are)? the (?:cost|fee|price|charge|amount|rate)s?\b/i],
+  ['number', /\bhow many\b/i],
+  ['duration', /\bhow long\b/i],
+  ['date', /^\s*(?:by )?when\b|\bwhat (?:date|day|year|month)\b|\bwhat is the deadline\b/i],
+  ['party', /^\s*who\b|\bwhich (?:agency|organisation|organization|department|office|company|person|bank|ministry)\b/i],
+];
+
+/** Identifier tags a fact is indexed under, so the entity layer can look them up. */
+export function identifierTags(text: string): string[] {
+  return extractIdentifiers(text).map((id) => `#${id}`);
+}
+
+/** Everything the pure gate needs to know about a question, computed once. */
+export function analyseQuestion(text: string): QuestionAnalysis {
+  const expects = EXPECTATIONS.find(([, pattern]) => pattern.test(text))?.[0] ?? null;
+  return {
+    text,
+    terms: contentTerms(text),
+    identifiers: extractIdentifiers(text),
+    names: extractNames(text),
+    expects,
+  };
+}

@@ -1,0 +1,43 @@
+import { stem } from './stem.js';
+import { STOPWORDS } from './stopwords.js';
+
+/** A word as written (lower-cased) and the term it counts as. */
+export interface Token {
+  readonly word: string;
+  readonly term: string;
+}
+
+const WORD = /[\p{L}\p{N}]+(?:[-'’.][\p{L}\p{N}]+)*/gu;
+
+/**
+ * Scraped text glues sentences ("account.If you") and links ("oure-serviceswith");
+ * a lower-case letter followed by "." and an upper-case letter is a boundary.
+ */
+function unglue(text: string): string {
+  return text.replace(/([a-z]{2})\.([A-Z])/g, '$1. $2');
+}
+
+/** Splits text into tokens; hyphenated and dotted compounds also yield their parts. */
+export function tokenize(text: string): Token[] {
+  const out: Token[] = [];
+  for (const match of unglue(text).matchAll(WORD)) {
+    const raw = match[0].toLowerCase().replace(/’/g, "'");
+    const parts = raw.split(/[-'.]/).filter(Boolean);
+    if (parts.length > 1) {
+      const joined = parts.join('');
+      if (/\d/.test(joined)) push(out, joined, joined);
+    }
+    for (const part of parts) push(out, part, stem(part));
+  }
+  return out;
+}
+
+function push(out: Token[], word: string, term: string): void {
+  if (STOPWORDS.has(word) || word.length === 1) return;
+  out.push({ word, term });
+}
+
+/** Distinct content terms of a text, in first-seen order. */
+export function contentTerms(text: string): string[] {
+  return [...new Set(tokenize(text).map((t) => t.term))];
+}
