@@ -1,0 +1,10 @@
+export { bootstrapCI, type BootstrapInterval, type BootstrapOptions } from './bootstrap.js';
+export { cohensKappa, cohensKappaFromMatrix, type CohensKappaOptions, type KappaWeights } from './cohens-kappa.js';
+export { confusionMatrix, type ConfusionMatrix } from './confusion-matrix.js';
+export { fleissCounts, fleissKappa } from './fleiss-kappa.js';
+export { krippendorffAlpha, type AlphaLevel, type KrippendorffAlphaOptions } from './krippendorff-alpha.js';
+export { collectCategories, isPresent, type Label, type MaybeLabel } from './label.js';
+export { majorityLabel, type TieBreak } from './majority-label.js';
+export { perClassMetrics, type ClassMetrics } from './per-class-metrics.js';
+export { percentAgreement } from './percent-agreement.js';
+export { mulberry32, randomInt, type RandomSource } from './seeded-random.js';
