@@ -1,0 +1,176 @@
+import { metrics, type Span } from '@opentelemetry/api';
+import type { Config } from '../config.js';
+import { formatExtractiveAnswer, formatRefusal, nearbyTopics } from '../core/answer/format-answer.js';
+import { combineVerdicts, HARD_LAYERS, selectCitations } from '../core/gate/hard-gate.js';
+import type { EvidenceFact, GateInput, Verdict } from '../core/gate/types.js';
+import { analyseQuestion } from '../core/text/analyse-question.js';
+import { normaliseQuestion } from '../core/text/normalise-question.js';
+import { CandorError } from '../errors.js';
+import type { KnowledgeIndex, KnowledgeIndexCache } from '../kb/knowledge-index.js';
+import { ATTR, METRIC, SPAN } from '../telemetry/attributes.js';
+import { withSpan, withSpanSync } from '../telemetry/with-span.js';
+import type { Decision, EvidenceView } from './decision.js';
+import type { Log } from '../log.js';
+import type { InteractionRecorder } from './record-interaction.js';
+
+export interface AskRequest {
+  readonly question: string;
+  readonly kb?: string | undefined;
+  readonly channel: string;
+  readonly eventId?: string | undefined;
+  readonly userId?: string | undefined;
+  readonly conversationRef?: string | undefined;
+}
+
+export interface AskOptions {
+  /** External fact ids to treat as absent for this one ask (leave-one-out evaluation). */
+  readonly exclude?: readonly string[];
+  /** Store the interaction. Evaluation runs pass false so they do not pollute monitoring. @default true */
+  readonly record?: boolean;
+}
+
+export interface AskDeps {
+  readonly config: Pick<Config, 'ask' | 'gate' | 'kb' | 'telemetry'>;
+  readonly indexes: KnowledgeIndexCache;
+  readonly recorder: InteractionRecorder;
+  readonly now?: () => number;
+  readonly log?: Log;
+}
+
+export type Ask = (request: AskRequest, options?: AskOptions) => Promise<Decision>;
+
+const meter = metrics.getMeter('candor');
+
+/**
+ * The one ask path every channel uses: normalise, retrieve, hard gate, answer
+ * extractively or refuse, record, trace. Dependency failures fail closed.
+ * Throws CandorError only for the caller's mistakes (bad question, unknown KB).
+ */
+export function createAsk(deps: AskDeps): Ask {
+  const now = deps.now ?? (() => performance.now());
+  const asks = meter.createCounter(METRIC.asks, { description: 'Questions asked, by decision, reason and channel' });
+  const duration = meter.createHistogram(METRIC.askDuration, { unit: 'ms', description: 'Time to decide an ask' });
+
+  return async (request, options = {}) => {
+    const started = now();
+    const kbName = request.kb ?? deps.config.kb.defaultName;
+    const cleaned = normaliseQuestion(request.question, deps.config.ask.maxQuestionChars);
+    if (!cleaned.ok) throw new CandorError('input_invalid', cleaned.message, { status: 400 });
+
+    return withSpan(SPAN.ask, { [ATTR.channel]: request.channel, [ATTR.kbName]: kbName }, async (span) => {
+      span.setAttribute(ATTR.questionLength, cleaned.text.length);
+      if (deps.config.telemetry.traceContent) span.setAttribute(ATTR.question, cleaned.text);
+      const traceId = span.spanContext().traceId;
+      let decision: Omit<Decision, 'latencyMs' | 'interactionId' | 'traceId'>;
+      let index: KnowledgeIndex | undefined;
+      try {
+        index = await deps.indexes.get(kbName);
+        decision = decide(index, cleaned.text, options, deps.config);
+      } catch (error) {
+        if (error instanceof CandorError && error.code === 'kb_not_found') throw error;
+        span.recordException(error as Error);
+        decision = unavailable(kbName, index?.version ?? 0);
+        deps.log?.('error', 'ask failed closed', { error: (error as Error).message });
+      }
+      const latencyMs = round(now() - started);
+      annotate(span, decision);
+      let interactionId: number | null = null;
+      if (options.record !== false) {
+        interactionId = await withSpan(SPAN.record, {}, () =>
+          deps.recorder.record(request, cleaned.text, decision, index?.kbId ?? null, traceId, latencyMs),
+        ).catch((error: unknown) => {
+          // Losing the row must not lose the reply; the span and the log carry the error.
+          deps.log?.('error', 'could not record interaction', { error: (error as Error).message, traceId });
+          return null;
+        });
+      }
+      const reason = decision.decision === 'abstain' ? (decision.reasons[0]?.code ?? 'unknown') : 'none';
+      asks.add(1, { decision: decision.decision, reason, channel: request.channel });
+      duration.record(latencyMs, { decision: decision.decision, channel: request.channel });
+      return { ...decision, traceId, latencyMs, interactionId };
+    });
+  };
+}
+
+function decide(
+  index: KnowledgeIndex,
+  question: string,
+  options: AskOptions,
+  config: AskDeps['config'],
+): Omit<Decision, 'latencyMs' | 'interactionId' | 'traceId'> {
+  const exclude = index.resolveExternalIds(options.exclude ?? []).keys;
+  const ranked = withSpanSync(SPAN.retrieve, { [ATTR.topK]: config.ask.topK, [ATTR.excluded]: exclude.size }, (span) => {
+    const hits = index.retrieve(question, config.ask.topK, exclude);
+    span.setAttribute(ATTR.hits, hits.length);
+    return hits;
+  });
+  const cited = selectCitations(ranked, config.ask.maxCitations, config.ask.citeShare);
+  const input: GateInput = {
+    question: analyseQuestion(question),
+    evidence: cited,
+    vocabulary: index.vocabulary(exclude),
+    thresholds: config.gate,
+  };
+  const verdicts = HARD_LAYERS.map((layer, i) =>
+    withSpanSync(SPAN.gateLayer(LAYER_NAMES[i] ?? `layer${i}`), {}, (span) => {
+      const verdict = layer(input);
+      span.setAttributes({ [ATTR.layer]: verdict.layer, [ATTR.layerPass]: verdict.pass });
+      if (verdict.code) span.setAttribute(ATTR.reason, verdict.code);
+      if (verdict.score !== undefined) span.setAttribute(ATTR.layerScore, verdict.score);
+      if (verdict.threshold !== undefined) span.setAttribute(ATTR.layerThreshold, verdict.threshold);
+      return verdict;
+    }),
+  );
+  const gate = combineVerdicts(verdicts);
+  const kb = { name: index.name, version: index.version };
+  if (!gate.pass) {
+    const deciding = gate.verdicts[0] as Verdict;
+    return {
+      decision: 'abstain',
+      answer: null,
+      reasons: gate.verdicts,
+      evidence: [],
+      nearbyTopics: nearbyTopics(ranked),
+      refusal: formatRefusal(deciding, ranked),
+      kb,
+    };
+  }
+  const answer = withSpanSync(SPAN.answer, {}, () => formatExtractiveAnswer(cited));
+  return { decision: 'answer', answer, reasons: gate.verdicts, evidence: cited.map(view), nearbyTopics: [], refusal: null, kb };
+}
+
+/** Names of HARD_LAYERS, for span names (kept in step with the list). */
+const LAYER_NAMES = ['evidence', 'entity', 'relevance', 'coverage', 'answer_type'];
+
+function unavailable(kbName: string, version: number): Omit<Decision, 'latencyMs' | 'interactionId' | 'traceId'> {
+  const verdict: Verdict = { layer: 'system', pass: false, code: 'unavailable', detail: 'the knowledge base could not be read' };
+  return {
+    decision: 'abstain',
+    answer: null,
+    reasons: [verdict],
+    evidence: [],
+    nearbyTopics: [],
+    refusal: formatRefusal(verdict, []),
+    kb: { name: kbName, version },
+  };
+}
+
+function view(fact: EvidenceFact): EvidenceView {
+  return { factId: fact.externalId ?? String(fact.factId), text: fact.text, source: fact.source, score: round(fact.score) };
+}
+
+function annotate(span: Span, decision: Omit<Decision, 'latencyMs' | 'interactionId' | 'traceId'>): void {
+  const top = decision.reasons.find((r) => r.layer === 'relevance')?.score;
+  span.setAttributes({
+    [ATTR.decision]: decision.decision,
+    [ATTR.evidenceCount]: decision.evidence.length,
+    [ATTR.kbVersion]: decision.kb.version,
+    ...(top === undefined ? {} : { [ATTR.topScore]: top }),
+    ...(decision.decision === 'abstain' ? { [ATTR.reason]: decision.reasons[0]?.code ?? 'unknown' } : {}),
+  });
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+

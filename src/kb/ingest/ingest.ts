@@ -1,0 +1,129 @@
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../store/open-store.js';
+import { documents, facts, kbVersions, knowledgeBases } from '../../store/schema.js';
+import { listSourceFiles, readSourceDocument, type SourceDocument, type Skipped } from './read-sources.js';
+
+export interface IngestSummary {
+  readonly kb: { readonly name: string; readonly version: number };
+  readonly documents: number;
+  readonly added: number;
+  readonly changed: number;
+  readonly unchanged: number;
+  readonly facts: number;
+  readonly retiredFacts: number;
+  readonly skipped: readonly Skipped[];
+  readonly ms: number;
+}
+
+export interface IngestOptions {
+  readonly kb: string;
+  /** Called with a line of progress for long runs. */
+  readonly onProgress?: (message: string) => void;
+  readonly now?: () => number;
+}
+
+const BATCH = 500;
+
+/**
+ * Ingests files into a KB. Unchanged files (same content hash) change nothing;
+ * new or changed ones make one new KB version, retiring the facts they replace.
+ * All of it happens in one transaction: a failure leaves the KB as it was.
+ */
+export async function ingestPaths(db: Db, paths: readonly string[], options: IngestOptions): Promise<IngestSummary> {
+  const now = options.now ?? Date.now;
+  const started = now();
+  const { files, skipped } = listSourceFiles(paths);
+  const docs: SourceDocument[] = [];
+  for (const [i, file] of files.entries()) {
+    try {
+      const doc = readSourceDocument(file);
+      docs.push(doc);
+      for (const line of doc.skipped) skipped.push({ path: doc.path, reason: line });
+    } catch (error) {
+      skipped.push({ path: file, reason: (error as Error).message });
+    }
+    if (files.length >= 20 && (i + 1) % 20 === 0) options.onProgress?.(`read ${i + 1}/${files.length} files`);
+  }
+
+  const result = await db.transaction(async (tx) => {
+    const kb = await ensureKb(tx as unknown as Db, options.kb);
+    const active = await tx
+      .select({ id: documents.id, path: documents.path, hash: documents.contentHash })
+      .from(documents)
+      .where(and(eq(documents.kbId, kb.id), isNull(documents.retiredInVersion)));
+    const activeByPath = new Map(active.map((d) => [d.path, d]));
+    const pending = docs.filter((doc) => activeByPath.get(doc.path)?.hash !== doc.hash);
+    const counts = { added: 0, changed: 0, facts: 0, retiredFacts: 0 };
+    if (pending.length === 0) return { version: kb.currentVersion, ...counts };
+
+    const version = kb.currentVersion + 1;
+    const replaced = pending.flatMap((doc) => activeByPath.get(doc.path)?.id ?? []);
+    if (replaced.length > 0) {
+      await tx.update(documents).set({ retiredInVersion: version }).where(inArray(documents.id, replaced));
+      const retired = await tx
+        .update(facts)
+        .set({ retiredInVersion: version })
+        .where(and(inArray(facts.documentId, replaced), isNull(facts.retiredInVersion)))
+        .returning({ id: facts.id });
+      counts.retiredFacts = retired.length;
+    }
+    for (const doc of pending) {
+      if (activeByPath.has(doc.path)) counts.changed += 1;
+      else counts.added += 1;
+      const [row] = await tx
+        .insert(documents)
+        .values({ kbId: kb.id, path: doc.path, title: doc.title, contentHash: doc.hash, addedInVersion: version })
+        .returning({ id: documents.id });
+      const documentId = (row as { id: number }).id;
+      for (let i = 0; i < doc.facts.length; i += BATCH) {
+        const batch = doc.facts.slice(i, i + BATCH).map((fact) => ({ ...fact, kbId: kb.id, documentId, addedInVersion: version }));
+        await tx.insert(facts).values(batch);
+        counts.facts += batch.length;
+        if (counts.facts % 10_000 < BATCH && counts.facts >= 10_000) options.onProgress?.(`stored ${counts.facts} facts`);
+      }
+    }
+    const note = `${counts.added} added, ${counts.changed} changed: ${pending.map((d) => d.path).slice(0, 5).join(', ')}${pending.length > 5 ? ', …' : ''}`;
+    await tx.insert(kbVersions).values({ kbId: kb.id, version, note });
+    await tx.update(knowledgeBases).set({ currentVersion: version }).where(eq(knowledgeBases.id, kb.id));
+    return { version, ...counts };
+  });
+
+  return {
+    kb: { name: options.kb, version: result.version },
+    documents: docs.length,
+    added: result.added,
+    changed: result.changed,
+    unchanged: docs.length - result.added - result.changed,
+    facts: result.facts,
+    retiredFacts: result.retiredFacts,
+    skipped,
+    ms: now() - started,
+  };
+}
+
+/** Finds or creates the KB row, locking it so concurrent ingests into one KB take turns. */
+async function ensureKb(tx: Db, name: string): Promise<{ id: number; currentVersion: number }> {
+  await tx.insert(knowledgeBases).values({ name }).onConflictDoNothing();
+  const [kb] = await tx
+    .select({ id: knowledgeBases.id, currentVersion: knowledgeBases.currentVersion })
+    .from(knowledgeBases)
+    .where(eq(knowledgeBases.name, name))
+    .for('update');
+  if (!kb) throw new Error(`knowledge base "${name}" vanished during ingestion`);
+  return kb;
+}
+
+/** Counts of a KB's active content, for status lines. */
+export async function kbStatus(db: Db, name: string): Promise<{ version: number; facts: number; documents: number } | null> {
+  const [kb] = await db.select().from(knowledgeBases).where(eq(knowledgeBases.name, name));
+  if (!kb) return null;
+  const [f] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(facts)
+    .where(and(eq(facts.kbId, kb.id), isNull(facts.retiredInVersion)));
+  const [d] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(documents)
+    .where(and(eq(documents.kbId, kb.id), isNull(documents.retiredInVersion)));
+  return { version: kb.currentVersion, facts: f?.n ?? 0, documents: d?.n ?? 0 };
+}

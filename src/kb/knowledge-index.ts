@@ -1,0 +1,126 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { Bm25Index } from '../core/retrieval/bm25-index.js';
+import { identifierTags } from '../core/text/analyse-question.js';
+import type { EvidenceFact, Vocabulary } from '../core/gate/types.js';
+import { CandorError } from '../errors.js';
+import type { Db } from '../store/open-store.js';
+import { facts, knowledgeBases } from '../store/schema.js';
+
+export interface StoredFact {
+  readonly id: number;
+  readonly externalId: string | null;
+  readonly text: string;
+  readonly heading: string | null;
+  readonly source: string;
+  readonly confidence: number;
+}
+
+/** A knowledge base version, searchable in memory. Rebuilt when the version changes. */
+export class KnowledgeIndex {
+  private readonly byId = new Map<number, StoredFact>();
+  private readonly byExternalId = new Map<string, number>();
+  readonly bm25: Bm25Index;
+
+  constructor(
+    readonly kbId: number,
+    readonly name: string,
+    readonly version: number,
+    rows: readonly StoredFact[],
+  ) {
+    for (const row of rows) {
+      this.byId.set(row.id, row);
+      if (row.externalId !== null) this.byExternalId.set(row.externalId, row.id);
+    }
+    this.bm25 = new Bm25Index(
+      rows.map((row) => ({ key: row.id, text: row.text, context: row.heading, tags: identifierTags(row.text) })),
+    );
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /** Store ids of the facts with these external ids (unknown ones are returned separately). */
+  resolveExternalIds(ids: readonly string[]): { keys: Set<number>; unknown: string[] } {
+    const keys = new Set<number>();
+    const unknown: string[] = [];
+    for (const id of ids) {
+      const key = this.byExternalId.get(id);
+      if (key === undefined) unknown.push(id);
+      else keys.add(key);
+    }
+    return { keys, unknown };
+  }
+
+  /** Ranked evidence with L2R scores (similarity × confidence), best first. */
+  retrieve(question: string, k: number, exclude: ReadonlySet<number> = new Set()): EvidenceFact[] {
+    // Over-fetch so that re-ranking by confidence cannot drop a better-scored fact.
+    const hits = this.bm25.search(question, k * 2, exclude);
+    const evidence = hits.map((hit) => {
+      const fact = this.byId.get(hit.key) as StoredFact;
+      return {
+        factId: fact.id,
+        externalId: fact.externalId,
+        text: fact.text,
+        source: fact.source,
+        heading: fact.heading,
+        confidence: fact.confidence,
+        similarity: hit.normalised,
+        score: hit.normalised * fact.confidence,
+        terms: this.bm25.termsOf(fact.id),
+      };
+    });
+    return evidence.sort((a, b) => b.score - a.score).slice(0, k);
+  }
+
+  /** The KB's vocabulary as the gate sees it, with excluded facts taken out. */
+  vocabulary(exclude: ReadonlySet<number> = new Set()): Vocabulary {
+    return {
+      has: (term) => this.bm25.df(term, exclude) > 0,
+      idf: (term) => this.bm25.idf(term, exclude),
+    };
+  }
+}
+
+/**
+ * Keeps one index per KB and rebuilds it when the stored version moves on, so
+ * every replica answers from the newest version after an ingest elsewhere.
+ */
+export class KnowledgeIndexCache {
+  private readonly cache = new Map<string, Promise<KnowledgeIndex>>();
+
+  constructor(private readonly db: Db) {}
+
+  async get(name: string): Promise<KnowledgeIndex> {
+    const [kb] = await this.db
+      .select({ id: knowledgeBases.id, version: knowledgeBases.currentVersion })
+      .from(knowledgeBases)
+      .where(eq(knowledgeBases.name, name));
+    if (!kb) throw new CandorError('kb_not_found', `There is no knowledge base named "${name}". Ingest documents with: candor ingest PATH --kb ${name}`, { status: 404 });
+    const cached = this.cache.get(name);
+    if (cached) {
+      const index = await cached.catch(() => undefined);
+      if (index && index.version === kb.version && index.kbId === kb.id) return index;
+    }
+    const loading = this.load(kb.id, name, kb.version);
+    this.cache.set(name, loading);
+    loading.catch(() => this.cache.delete(name));
+    return loading;
+  }
+
+  private async load(kbId: number, name: string, version: number): Promise<KnowledgeIndex> {
+    const rows = await this.db
+      .select({
+        id: facts.id,
+        externalId: facts.externalId,
+        text: facts.text,
+        heading: facts.heading,
+        source: facts.source,
+        confidence: facts.confidence,
+      })
+      .from(facts)
+      .where(and(eq(facts.kbId, kbId), isNull(facts.retiredInVersion)))
+      .orderBy(facts.id);
+    return new KnowledgeIndex(kbId, name, version, rows);
+  }
+}

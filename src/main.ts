@@ -1,0 +1,60 @@
+import type { MetricReader } from '@opentelemetry/sdk-metrics';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { createAsk, type Ask } from './ask/ask-service.js';
+import { createInteractionRecorder } from './ask/record-interaction.js';
+import type { Config } from './config.js';
+import { KnowledgeIndexCache } from './kb/knowledge-index.js';
+import { createLog, type Log } from './log.js';
+import { openStore, type Store } from './store/open-store.js';
+import { setupTelemetry, type Telemetry } from './telemetry/setup-telemetry.js';
+
+/** Everything Candor runs on, built once from Config: the one composition root. */
+export interface App {
+  readonly config: Config;
+  readonly store: Store;
+  readonly indexes: KnowledgeIndexCache;
+  readonly ask: Ask;
+  readonly log: Log;
+  close(): Promise<void>;
+}
+
+export interface BuildOptions {
+  /** Test hooks: in-memory span exporters and metric readers. */
+  readonly spanProcessors?: SpanProcessor[];
+  readonly metricReaders?: MetricReader[];
+  /** Skip starting the OpenTelemetry SDK (when the caller has started one). */
+  readonly telemetry?: false;
+  readonly log?: Log;
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
+  const log = options.log ?? createLog(config.logLevel);
+  const telemetry: Telemetry | null =
+    options.telemetry === false
+      ? null
+      : setupTelemetry(config.telemetry, {
+          ...(options.spanProcessors ? { spanProcessors: options.spanProcessors } : {}),
+          ...(options.metricReaders ? { metricReaders: options.metricReaders } : {}),
+        });
+  let store: Store;
+  try {
+    store = await openStore(config.store);
+  } catch (error) {
+    await telemetry?.shutdown();
+    throw error;
+  }
+  const indexes = new KnowledgeIndexCache(store.db);
+  const recorder = createInteractionRecorder(store.db, config.telemetry.userHashSalt);
+  const ask = createAsk({ config, indexes, recorder, log });
+  return {
+    config,
+    store,
+    indexes,
+    ask,
+    log,
+    async close() {
+      await store.close();
+      await telemetry?.shutdown();
+    },
+  };
+}
