@@ -24,9 +24,10 @@ export const settingsSchema = z.object({
   CANDOR_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_000_000).default(65_536),
   CANDOR_TOP_K: z.coerce.number().int().min(1).max(50).default(5),
   CANDOR_MAX_CITATIONS: z.coerce.number().int().min(1).max(10).default(3),
-  CANDOR_CITE_SHARE: fraction.default(0.75),
+  CANDOR_CITE_SHARE: fraction.default(0.5),
   CANDOR_MIN_RELEVANCE: fraction.default(0.3),
-  CANDOR_MIN_COVERAGE: fraction.default(0.5),
+  CANDOR_MIN_COVERAGE: fraction.default(0.45),
+  CANDOR_MIN_MARGIN: fraction.default(0.2),
   CANDOR_CHECK_ENTITIES: bool.default(true),
   CANDOR_CHECK_ANSWER_TYPE: bool.default(true),
   CANDOR_TRACE_CONTENT: bool.default(false),
@@ -48,6 +49,7 @@ export interface Config {
   readonly gate: {
     readonly minRelevance: number;
     readonly minCoverage: number;
+    readonly minMargin: number;
     readonly checkEntities: boolean;
     readonly checkAnswerType: boolean;
   };
@@ -96,6 +98,7 @@ export function toConfig(s: Settings): Config {
     gate: {
       minRelevance: s.CANDOR_MIN_RELEVANCE,
       minCoverage: s.CANDOR_MIN_COVERAGE,
+      minMargin: s.CANDOR_MIN_MARGIN,
       checkEntities: s.CANDOR_CHECK_ENTITIES,
       checkAnswerType: s.CANDOR_CHECK_ANSWER_TYPE,
     },

@@ -1,7 +1,7 @@
 import { metrics, type Span } from '@opentelemetry/api';
 import type { Config } from '../config.js';
 import { formatExtractiveAnswer, formatRefusal, nearbyTopics } from '../core/answer/format-answer.js';
-import { combineVerdicts, HARD_LAYERS, selectCitations } from '../core/gate/hard-gate.js';
+import { combineVerdicts, HARD_LAYER_NAMES, HARD_LAYERS, selectCitations } from '../core/gate/hard-gate.js';
 import type { EvidenceFact, GateInput, Verdict } from '../core/gate/types.js';
 import { analyseQuestion } from '../core/text/analyse-question.js';
 import { normaliseQuestion } from '../core/text/normalise-question.js';
@@ -108,11 +108,12 @@ function decide(
   const input: GateInput = {
     question: analyseQuestion(question),
     evidence: cited,
+    ranked,
     vocabulary: index.vocabulary(exclude),
     thresholds: config.gate,
   };
   const verdicts = HARD_LAYERS.map((layer, i) =>
-    withSpanSync(SPAN.gateLayer(LAYER_NAMES[i] ?? `layer${i}`), {}, (span) => {
+    withSpanSync(SPAN.gateLayer(HARD_LAYER_NAMES[i] ?? `layer${i}`), {}, (span) => {
       const verdict = layer(input);
       span.setAttributes({ [ATTR.layer]: verdict.layer, [ATTR.layerPass]: verdict.pass });
       if (verdict.code) span.setAttribute(ATTR.reason, verdict.code);
@@ -138,9 +139,6 @@ function decide(
   const answer = withSpanSync(SPAN.answer, {}, () => formatExtractiveAnswer(cited));
   return { decision: 'answer', answer, reasons: gate.verdicts, evidence: cited.map(view), nearbyTopics: [], refusal: null, kb };
 }
-
-/** Names of HARD_LAYERS, for span names (kept in step with the list). */
-const LAYER_NAMES = ['evidence', 'entity', 'relevance', 'coverage', 'answer_type'];
 
 function unavailable(kbName: string, version: number): Omit<Decision, 'latencyMs' | 'interactionId' | 'traceId'> {
   const verdict: Verdict = { layer: 'system', pass: false, code: 'unavailable', detail: 'the knowledge base could not be read' };

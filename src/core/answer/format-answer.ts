@@ -5,6 +5,7 @@ const REASON_TEXT: Record<ReasonCode, string> = {
   low_relevance: "The knowledge base has nothing close enough to your question for me to answer it reliably.",
   unknown_entity: "Your question mentions something the knowledge base never mentions",
   low_coverage: "The closest facts I found don't cover what you're asking",
+  low_margin: "Several facts touch on this, but none of them answers your question specifically.",
   answer_type_mismatch: "I found related facts, but none of them states what you're asking for",
   llm_unanswerable: "The facts I found don't answer this question.",
   ungrounded: "I drafted an answer, but could not back every part of it with the knowledge base, so I won't give it.",

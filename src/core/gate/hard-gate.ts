@@ -1,4 +1,4 @@
-import { answerTypeLayer, coverageLayer, entityLayer, noEvidenceLayer, relevanceLayer } from './layers.js';
+import { answerTypeLayer, coverageLayer, entityLayer, marginLayer, noEvidenceLayer, relevanceLayer } from './layers.js';
 import type { EvidenceFact, GateInput, GateLayer, Verdict } from './types.js';
 
 /** Layers in the order they decide: the first failing one is the reason given. */
@@ -7,8 +7,12 @@ export const HARD_LAYERS: readonly GateLayer[] = [
   entityLayer,
   relevanceLayer,
   coverageLayer,
+  marginLayer,
   answerTypeLayer,
 ];
+
+/** Names of HARD_LAYERS in the same order (span names, docs). */
+export const HARD_LAYER_NAMES = ['evidence', 'entity', 'relevance', 'coverage', 'margin', 'answer_type'] as const;
 
 export interface GateResult {
   readonly pass: boolean;

@@ -34,7 +34,7 @@ export const relevanceLayer: GateLayer = ({ evidence, thresholds }) => {
 export const entityLayer: GateLayer = ({ question, vocabulary, thresholds }) => {
   if (!thresholds.checkEntities) return pass('entity', 'entity check disabled');
   const unknownIds = question.identifiers.filter((id) => !vocabulary.has(`#${id}`));
-  const unknownNames = question.names.filter((name) => !vocabulary.has(name));
+  const unknownNames = question.names.filter((alternatives) => !alternatives.some((term) => vocabulary.has(term))).map((a) => a.join('/'));
   const unknown = [...unknownIds, ...unknownNames];
   if (unknown.length === 0) return pass('entity', 'every identifier and name in the question is known');
   return {
@@ -61,15 +61,45 @@ export function coverage(input: Pick<GateInput, 'question' | 'vocabulary'>, cite
 }
 
 export const coverageLayer: GateLayer = (input) => {
-  const score = process.env.COV1 ? coverage(input, input.evidence.slice(0, 1)) : coverage(input, input.evidence);
+  // The best fact alone must cover the question: facts are atomic, so an answer
+  // stitched from the fragments of several facts is a guess.
+  const score = coverage(input, input.evidence.slice(0, 1));
   const threshold = input.thresholds.minCoverage;
   if (score >= threshold) return pass('coverage', 'the evidence covers the question', round(score), threshold);
-  const missing = input.question.terms.filter((term) => !input.evidence.some((fact) => fact.terms.has(term)));
+  const top = input.evidence[0];
+  const missing = input.question.terms.filter((term) => !top?.terms.has(term));
   return {
     layer: 'coverage',
     pass: false,
     code: 'low_coverage',
     detail: `the evidence does not mention ${missing.slice(0, 5).map((t) => `"${t}"`).join(', ')}`,
+    score: round(score),
+    threshold,
+  };
+};
+
+/**
+ * How far the best fact stands out from the runners-up: (s1 − mean(s2..s5)) / s1.
+ * When several facts match about equally, the KB holds the topic but not a
+ * specific answer — the typical shape of a question whose fact is missing.
+ */
+export function margin(ranked: readonly EvidenceFact[], window = 4): number {
+  const top = ranked[0]?.score ?? 0;
+  if (top <= 0) return 0;
+  let rest = 0;
+  for (let i = 1; i <= window; i++) rest += ranked[i]?.score ?? 0;
+  return (top - rest / window) / top;
+}
+
+export const marginLayer: GateLayer = ({ ranked, thresholds }) => {
+  const score = margin(ranked);
+  const threshold = thresholds.minMargin;
+  if (score >= threshold) return pass('margin', 'the best match stands out', round(score), threshold);
+  return {
+    layer: 'margin',
+    pass: false,
+    code: 'low_margin',
+    detail: 'several facts match about equally and none stands out as the answer',
     score: round(score),
     threshold,
   };

@@ -4,6 +4,7 @@ export type ReasonCode =
   | 'low_relevance'
   | 'unknown_entity'
   | 'low_coverage'
+  | 'low_margin'
   | 'answer_type_mismatch'
   | 'llm_unanswerable'
   | 'ungrounded'
@@ -30,8 +31,8 @@ export interface QuestionAnalysis {
   readonly terms: readonly string[];
   /** Code-like tokens (ADR-0050, IR8A, Form 12B), normalised to lower case without separators. */
   readonly identifiers: readonly string[];
-  /** Capitalised names inside the question (not its first word), lower-cased. */
-  readonly names: readonly string[];
+  /** Names inside the question, each as alternative terms (an acronym and its long form). */
+  readonly names: readonly (readonly string[])[];
   readonly expects: ExpectedAnswer | null;
 }
 
@@ -63,6 +64,8 @@ export interface GateThresholds {
   readonly minRelevance: number;
   /** Share (IDF-weighted) of the question's terms the cited evidence must hold. */
   readonly minCoverage: number;
+  /** How far the best fact must stand out from the next four: (s1 − mean(s2..s5)) / s1. */
+  readonly minMargin: number;
   /** Refuse questions naming identifiers or names the KB never mentions. */
   readonly checkEntities: boolean;
   /** Refuse how-much/when/who questions whose evidence holds no such value. */
@@ -71,7 +74,10 @@ export interface GateThresholds {
 
 export interface GateInput {
   readonly question: QuestionAnalysis;
+  /** The facts an answer would cite, best first. */
   readonly evidence: readonly EvidenceFact[];
+  /** Everything retrieval returned (top-k), best first. */
+  readonly ranked: readonly EvidenceFact[];
   readonly vocabulary: Vocabulary;
   readonly thresholds: GateThresholds;
 }

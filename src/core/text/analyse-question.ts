@@ -27,18 +27,34 @@ export function extractIdentifiers(text: string): string[] {
   return [...found];
 }
 
-/** Capitalised words that are not the first word of a sentence: names of schemes, plans, places. */
-function extractNames(text: string): string[] {
-  const names = new Set<string>();
-  for (const sentence of text.split(/[.?!/]\s+|\n+/)) {
+const DEFINITION = /((?:[\p{Lu}][\p{L}\p{N}'’-]*\s+(?:(?:of|and|for|the|&)\s+)?){1,8})\(([\p{Lu}][\p{L}-]{1,11})\)/gu;
+
+/**
+ * Names in a question: capitalised words that do not start a sentence. A
+ * defined acronym ("Central Depository (CDP)") is one name with alternatives:
+ * the KB may use either form. Each name is a list of terms; it is known when
+ * the KB holds any of them.
+ */
+function extractNames(text: string): string[][] {
+  const names: string[][] = [];
+  const rest = text.replace(DEFINITION, (_all, longForm: string, acronym: string) => {
+    const terms = [...tokenize(acronym), ...tokenize(longForm)].map((t) => t.term);
+    if (terms.length > 0) names.push([...new Set(terms)]);
+    return ' , ';
+  });
+  const seen = new Set(names.flat());
+  for (const sentence of rest.split(/[.?!/]\s+|\n+|,/)) {
     const words = sentence.trim().split(/\s+/).slice(1);
     for (const raw of words) {
       const word = raw.replace(/^[^\p{L}]+|[^\p{L}\p{N}]+$/gu, '');
       if (!/^\p{Lu}/u.test(word) || word.length < 3 || /\d/.test(word)) continue;
-      for (const token of tokenize(word.replace(/['’]s$/, ''))) names.add(token.term);
+      for (const token of tokenize(word.replace(/['’]s$/, ''))) {
+        if (!seen.has(token.term)) names.push([token.term]);
+        seen.add(token.term);
+      }
     }
   }
-  return [...names];
+  return names;
 }
 
 const EXPECTATIONS: readonly [ExpectedAnswer, RegExp][] = [
