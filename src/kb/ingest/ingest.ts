@@ -38,9 +38,9 @@ export async function ingestPaths(db: Db, paths: readonly string[], options: Ing
     try {
       const doc = readSourceDocument(file);
       docs.push(doc);
-      for (const line of doc.skipped) skipped.push({ path: doc.path, reason: line });
+      for (const line of doc.skipped) skipped.push({ path: file.file, reason: line });
     } catch (error) {
-      skipped.push({ path: file, reason: (error as Error).message });
+      skipped.push({ path: file.file, reason: (error as Error).message });
     }
     if (files.length >= 20 && (i + 1) % 20 === 0) options.onProgress?.(`read ${i + 1}/${files.length} files`);
   }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { extname, join, relative, resolve, isAbsolute } from 'node:path';
+import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { formatFromPath, parseDocument } from '../parse/index.js';
 
@@ -37,11 +37,24 @@ const FACT_LINE = z.object({
   confidence: z.number().min(0).max(1).optional(),
 });
 
+/** A file to ingest and the name it is known by in the KB. */
+export interface SourceFile {
+  /** Where to read it from, as given. */
+  readonly file: string;
+  /**
+   * Its identity in the KB: the path below the folder that was named on the command line, or the
+   * file's own name when it was named directly. The same file is the same document whatever the
+   * working directory or however its path is spelled, and a moved checkout keeps its KB.
+   */
+  readonly key: string;
+}
+
 /** Expands files and folders into the supported files beneath them, sorted, with the rest reported. */
-export function listSourceFiles(paths: readonly string[]): { files: string[]; skipped: Skipped[] } {
-  const files: string[] = [];
+export function listSourceFiles(paths: readonly string[]): { files: SourceFile[]; skipped: Skipped[] } {
+  const files: SourceFile[] = [];
   const skipped: Skipped[] = [];
-  const visit = (path: string): void => {
+  const byKey = new Map<string, string>();
+  const visit = (path: string, root: string): void => {
     let stat;
     try {
       stat = statSync(path);
@@ -50,24 +63,30 @@ export function listSourceFiles(paths: readonly string[]): { files: string[]; sk
       return;
     }
     if (stat.isDirectory()) {
-      for (const entry of readdirSync(path).sort()) if (!entry.startsWith('.')) visit(join(path, entry));
+      for (const entry of readdirSync(path).sort()) if (!entry.startsWith('.')) visit(join(path, entry), root);
     } else if (extname(path).toLowerCase() === '.jsonl' || formatFromPath(path) !== null) {
-      files.push(path);
+      const key = (path === root ? basename(path) : relative(root, path)).split(sep).join('/');
+      const earlier = byKey.get(key);
+      if (earlier === undefined) {
+        byKey.set(key, resolve(path));
+        files.push({ file: path, key });
+      } else if (earlier !== resolve(path)) {
+        skipped.push({ path, reason: `another file in this run is also named "${key}" (${earlier}); ingest their common folder instead` });
+      }
     } else {
       skipped.push({ path, reason: `unsupported file type "${extname(path) || '(none)'}"` });
     }
   };
-  for (const path of paths) visit(path);
+  for (const path of paths) visit(path, path);
   return { files, skipped };
 }
 
 /** Reads and splits one file; throws with a readable message for binary or oversized input. */
-export function readSourceDocument(file: string): SourceDocument {
+export function readSourceDocument({ file, key: path }: SourceFile): SourceDocument {
   const bytes = readFileSync(file);
   if (bytes.length > MAX_FILE_BYTES) throw new Error(`larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB`);
   if (bytes.includes(0)) throw new Error('binary content (NUL bytes), not text');
   const content = bytes.toString('utf8');
-  const path = displayPath(file);
   const hash = createHash('sha256').update(bytes).digest('hex');
   if (extname(file).toLowerCase() === '.jsonl') return { path, hash, ...readFactLines(content, path) };
   const format = formatFromPath(file);
@@ -115,10 +134,4 @@ function readFactLines(content: string, path: string): Omit<SourceDocument, 'pat
     }
   });
   return { title: null, facts, skipped };
-}
-
-/** Paths are stored relative to the working directory when inside it, so a KB survives a checkout move. */
-function displayPath(file: string): string {
-  const rel = relative(process.cwd(), resolve(file));
-  return rel.startsWith('..') || isAbsolute(rel) ? resolve(file) : rel;
 }

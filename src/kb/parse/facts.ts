@@ -1,0 +1,87 @@
+import { normaliseWhitespace } from './normalise.js';
+import { splitSentences } from './split-sentences.js';
+import type { ParsedDocument, ParsedFact } from './types.js';
+
+/** A fact must hold at least one word of two or more letters; "A", "(b)", "$240" and "5" carry nothing. */
+const HAS_WORD = /\p{L}{2}/u;
+
+/**
+ * Collects facts in document order: drops empty and wordless ones, keeps a
+ * fact only once per heading, and numbers positions from 0.
+ */
+export class FactCollector {
+  private readonly facts: ParsedFact[] = [];
+  private readonly seen = new Set<string>();
+
+  /** A block of running text: one fact per sentence. */
+  addParagraph(text: string, heading: string | null): void {
+    for (const sentence of splitSentences(text)) this.addFact(sentence, heading);
+  }
+
+  /** A list item, table row or other unit kept whole as one fact. */
+  addFact(text: string, heading: string | null): void {
+    const clean = normaliseWhitespace(text);
+    if (!HAS_WORD.test(clean)) return;
+    const key = `${heading ?? ''}\u0000${clean}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.facts.push({ text: clean, heading, position: this.facts.length });
+  }
+
+  get count(): number {
+    return this.facts.length;
+  }
+
+  result(title: string | null): ParsedDocument {
+    const cleanTitle = title === null ? null : normaliseWhitespace(title);
+    return { title: cleanTitle === '' ? null : cleanTitle, facts: this.facts };
+  }
+}
+
+/**
+ * The current heading path. Each heading has a rank (its level); a new heading
+ * closes every open heading of the same or a deeper rank.
+ */
+export class HeadingStack {
+  private entries: Array<{ rank: number; text: string }> = [];
+
+  push(rank: number, text: string): void {
+    const clean = normaliseWhitespace(text);
+    if (clean === '') return;
+    this.entries = this.entries.filter((entry) => entry.rank < rank);
+    this.entries.push({ rank, text: clean });
+  }
+
+  /** The path without its deepest heading. */
+  get parentPath(): string | null {
+    return this.entries.length <= 1 ? null : this.entries.slice(0, -1).map((entry) => entry.text).join(' > ');
+  }
+
+  get path(): string | null {
+    return this.entries.length === 0 ? null : this.entries.map((entry) => entry.text).join(' > ');
+  }
+}
+
+/**
+ * One table row as a fact: "Header1: value1; Header2: value2". Empty cells are
+ * left out; a cell with no header keeps just its value.
+ */
+export function renderTableRow(headers: readonly string[], cells: readonly string[]): string {
+  const parts: string[] = [];
+  cells.forEach((raw, index) => {
+    const value = normaliseWhitespace(raw);
+    if (value === '') return;
+    const header = normaliseWhitespace(headers[index] ?? '');
+    parts.push(header === '' || header === value ? value : `${header}: ${value}`);
+  });
+  return parts.join('; ');
+}
+
+/** Emits a table: the header row labels every body row; a lone row becomes its cells joined by "; ". */
+export function addTable(collector: FactCollector, headers: readonly string[], rows: readonly string[][], heading: string | null): void {
+  if (rows.length === 0) {
+    collector.addFact(renderTableRow([], headers), heading);
+    return;
+  }
+  for (const row of rows) collector.addFact(renderTableRow(headers, row), heading);
+}
