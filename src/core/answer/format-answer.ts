@@ -3,7 +3,8 @@ import type { EvidenceFact, ReasonCode, Verdict } from '../gate/types.js';
 const REASON_TEXT: Record<ReasonCode, string> = {
   no_evidence: "I couldn't find anything about this in the knowledge base.",
   low_relevance: "The knowledge base has nothing close enough to your question for me to answer it reliably.",
-  unknown_entity: "Your question mentions something the knowledge base never mentions",
+  // The layer's detail says it all: "the knowledge base never mentions "ADR-0050"".
+  unknown_entity: '',
   low_coverage: "The closest facts I found don't cover what you're asking",
   low_margin: "Several facts touch on this, but none of them answers your question specifically.",
   answer_type_mismatch: "I found related facts, but none of them states what you're asking for",
@@ -17,6 +18,7 @@ const REASON_TEXT: Record<ReasonCode, string> = {
 /** Plain-words reason for a refusal, with the layer's own detail where it adds something. */
 export function explainRefusal(deciding: Verdict): string {
   const base = REASON_TEXT[deciding.code ?? 'unavailable'];
+  if (base === '') return `${deciding.detail.charAt(0).toUpperCase()}${deciding.detail.slice(1)}.`;
   if (base.endsWith('.')) return base;
   return `${base}: ${deciding.detail}.`;
 }

@@ -3,8 +3,9 @@ import type { EvidenceFact, GateInput, GateLayer, Verdict } from './types.js';
 
 /** Layers in the order they decide: the first failing one is the reason given. */
 export const HARD_LAYERS: readonly GateLayer[] = [
-  noEvidenceLayer,
+  // An unknown identifier is the most specific reason: "never mentions ADR-0050" beats "nothing matches".
   entityLayer,
+  noEvidenceLayer,
   relevanceLayer,
   coverageLayer,
   marginLayer,
@@ -12,7 +13,7 @@ export const HARD_LAYERS: readonly GateLayer[] = [
 ];
 
 /** Names of HARD_LAYERS in the same order (span names, docs). */
-export const HARD_LAYER_NAMES = ['evidence', 'entity', 'relevance', 'coverage', 'margin', 'answer_type'] as const;
+export const HARD_LAYER_NAMES = ['entity', 'evidence', 'relevance', 'coverage', 'margin', 'answer_type'] as const;
 
 export interface GateResult {
   readonly pass: boolean;

@@ -33,7 +33,7 @@ export const relevanceLayer: GateLayer = ({ evidence, thresholds }) => {
 /** Refuses questions about identifiers or names that appear nowhere in the knowledge base. */
 export const entityLayer: GateLayer = ({ question, vocabulary, thresholds }) => {
   if (!thresholds.checkEntities) return pass('entity', 'entity check disabled');
-  const unknownIds = question.identifiers.filter((id) => !vocabulary.has(`#${id}`));
+  const unknownIds = question.identifiers.filter((id) => !vocabulary.has(`#${id}`)).map((id) => question.identifierText?.[id] ?? id);
   const unknownNames = question.names.filter((alternatives) => !alternatives.some((term) => vocabulary.has(term))).map((a) => a.join('/'));
   const unknown = [...unknownIds, ...unknownNames];
   if (unknown.length === 0) return pass('entity', 'every identifier and name in the question is known');
@@ -91,8 +91,18 @@ export function margin(ranked: readonly EvidenceFact[], window = 4): number {
   return (top - rest / window) / top;
 }
 
+/**
+ * The best-scored fact of each passage (same source locator: document and
+ * section), best first. Facts of one section share its heading, so they tie on
+ * the heading's terms; they are one candidate answer, not rivals.
+ */
+export function bestPerPassage(ranked: readonly EvidenceFact[]): EvidenceFact[] {
+  const seen = new Set<string>();
+  return ranked.filter((fact) => !seen.has(fact.source) && (seen.add(fact.source), true));
+}
+
 export const marginLayer: GateLayer = ({ ranked, thresholds }) => {
-  const score = margin(ranked);
+  const score = margin(bestPerPassage(ranked));
   const threshold = thresholds.minMargin;
   if (score >= threshold) return pass('margin', 'the best match stands out', round(score), threshold);
   return {

@@ -31,6 +31,8 @@ export interface QuestionAnalysis {
   readonly terms: readonly string[];
   /** Code-like tokens (ADR-0050, IR8A, Form 12B), normalised to lower case without separators. */
   readonly identifiers: readonly string[];
+  /** How each identifier was written in the question, for messages (normalised id → as typed). */
+  readonly identifierText?: Readonly<Record<string, string>>;
   /** Names inside the question, each as alternative terms (an acronym and its long form). */
   readonly names: readonly (readonly string[])[];
   readonly expects: ExpectedAnswer | null;
@@ -64,7 +66,7 @@ export interface GateThresholds {
   readonly minRelevance: number;
   /** Share (IDF-weighted) of the question's terms the cited evidence must hold. */
   readonly minCoverage: number;
-  /** How far the best fact must stand out from the next four: (s1 − mean(s2..s5)) / s1. */
+  /** How far the best passage must stand out from the next four: (s1 − mean(s2..s5)) / s1. */
   readonly minMargin: number;
   /** Refuse questions naming identifiers or names the KB never mentions. */
   readonly checkEntities: boolean;

@@ -16,15 +16,22 @@ export function normaliseIdentifier(raw: string): string {
  * IR8A, S1234567A) and numbered references ("Form 12", "section 3.2").
  */
 export function extractIdentifiers(text: string): string[] {
-  const found = new Set<string>();
+  return [...identifierMentions(text).keys()];
+}
+
+/** Each identifier in a text (normalised) with the way it was first written there. */
+export function identifierMentions(text: string): Map<string, string> {
+  const found = new Map<string, string>();
+  const note = (raw: string): void => {
+    const id = normaliseIdentifier(raw);
+    if (!found.has(id)) found.set(id, raw);
+  };
   for (const match of text.matchAll(CODE_TOKEN)) {
     const token = match[0];
-    if (/\d/.test(token) && /[A-Za-z]/.test(token) && !NOT_AN_IDENTIFIER.test(token)) {
-      found.add(normaliseIdentifier(token));
-    }
+    if (/\d/.test(token) && /[A-Za-z]/.test(token) && !NOT_AN_IDENTIFIER.test(token)) note(token);
   }
-  for (const match of text.matchAll(NUMBERED_THING)) found.add(normaliseIdentifier(`${match[1]}${match[2]}`));
-  return [...found];
+  for (const match of text.matchAll(NUMBERED_THING)) note(match[0]);
+  return found;
 }
 
 const DEFINITION = /((?:[\p{Lu}][\p{L}\p{N}'’-]*\s+(?:(?:of|and|for|the|&)\s+)?){1,8})\(([\p{Lu}][\p{L}-]{1,11})\)/gu;
@@ -73,10 +80,12 @@ export function identifierTags(text: string): string[] {
 /** Everything the pure gate needs to know about a question, computed once. */
 export function analyseQuestion(text: string): QuestionAnalysis {
   const expects = EXPECTATIONS.find(([, pattern]) => pattern.test(text))?.[0] ?? null;
+  const mentions = identifierMentions(text);
   return {
     text,
     terms: contentTerms(text),
-    identifiers: extractIdentifiers(text),
+    identifiers: [...mentions.keys()],
+    identifierText: Object.fromEntries(mentions),
     names: extractNames(text),
     expects,
   };

@@ -17,7 +17,7 @@ export function normaliseQuestion(raw: string, maxChars: number): NormalisedQues
     .replace(/<((?:https?|mailto):[^>]+)>/g, '$1')
     .replace(/<at>[^<]*<\/at>/gi, ' ') // Teams mentions
     .replace(/:[a-z0-9_+-]+:/g, ' ') // emoji codes
-    .replace(/[\p{Extended_Pictographic}\u{FE0F}\u{200D}]/gu, ' ')
+    .replace(/[\p{Extended_Pictographic}\u{FE0F}\u{200D}\u{1F3FB}-\u{1F3FF}\u{E0020}-\u{E007F}]/gu, ' ')
     .replace(/(^|\s)[*_~`]+|[*_~`]+(?=\s|$|[?.!,])/g, '$1') // *bold* _italic_ ~strike~ `code`
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')

@@ -8,7 +8,7 @@ describe('hardGate', () => {
   it('answers when every layer passes', () => {
     const result = hardGate(input('What is the MediShield Life premium for ages 21 to 30?', [fact(KB[0] as string, 0.9)], KB));
     expect(result.pass).toBe(true);
-    expect(result.verdicts.map((v) => v.layer)).toEqual(['evidence', 'entity', 'relevance', 'coverage', 'margin', 'answer_type']);
+    expect(result.verdicts.map((v) => v.layer)).toEqual(['entity', 'evidence', 'relevance', 'coverage', 'margin', 'answer_type']);
   });
   it('puts the deciding (first failing) layer first and keeps every verdict', () => {
     const result = hardGate(input('What does ADR-0050 say about the premium?', [fact(KB[0] as string, 0.1)], KB));

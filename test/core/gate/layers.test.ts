@@ -38,7 +38,7 @@ describe('entityLayer', () => {
   it('refuses an identifier the KB never mentions', () => {
     const verdict = entityLayer(input('What does ADR-0050 say about premiums?', [fact(PREMIUM, 0.5)], KB));
     expect(verdict).toMatchObject({ pass: false, code: 'unknown_entity' });
-    expect(verdict.detail).toContain('adr0050');
+    expect(verdict.detail).toContain('"ADR-0050"');
   });
   it('knows an identifier the KB holds, whatever its separators', () => {
     const vocab = { has: (t: string) => ['#adr0050', 'adr', '0050', 'premium'].includes(t), idf: () => 1 };
@@ -91,6 +91,17 @@ describe('margin', () => {
   });
   it('passes a lone strong match', () => {
     expect(marginLayer(input('q', [fact(PREMIUM, 0.5)], KB))).toMatchObject({ pass: true, score: 1 });
+  });
+  it('counts the facts of one section (same source locator) as one candidate, not as rivals', () => {
+    // A heading that restates the question lifts every fact below it equally.
+    const section = [0.9, 0.9, 0.9].map((s, i) => ({ ...fact(PREMIUM, s, i + 1), source: 'booklet.md › 3.3 Who pays?' }));
+    const elsewhere = [0.8, 0.7].map((s, i) => fact(PREMIUM, s, i + 10));
+    const verdict = marginLayer(input('q', [...section, ...elsewhere], KB));
+    expect(verdict).toMatchObject({ pass: true });
+    expect(verdict.score).toBeCloseTo((0.9 - 1.5 / 4) / 0.9, 3);
+    // The same scores from different passages do not stand out.
+    const rivals = [0.9, 0.9, 0.9, 0.8, 0.7].map((s, i) => fact(PREMIUM, s, i + 1));
+    expect(marginLayer(input('q', rivals, KB))).toMatchObject({ pass: false, code: 'low_margin' });
   });
 });
 

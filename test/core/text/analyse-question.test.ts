@@ -46,6 +46,9 @@ describe('normaliseQuestion', () => {
     const result = normaliseQuestion('<@U123ABC> what is *MediShield* :smile: <https://x.gov|the site> 🚀 <at>Candor</at>?', 100);
     expect(result).toEqual({ ok: true, text: 'what is MediShield the site ?' });
   });
+  it('strips emoji with skin tones, flags and joiners, not just the base pictograph', () => {
+    expect(normaliseQuestion('who pays? 👍🏽 👩🏾‍⚕️ 🏴󠁧󠁢󠁳󠁣󠁴󠁿', 100)).toEqual({ ok: true, text: 'who pays?' });
+  });
   it('refuses empty, oversized and binary input with a message', () => {
     expect(normaliseQuestion('  \n\t ', 100)).toMatchObject({ ok: false, problem: 'empty' });
     expect(normaliseQuestion('a'.repeat(101), 100)).toMatchObject({ ok: false, problem: 'too_long' });
