@@ -1,0 +1,174 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempFiles } from './support/compose.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CPF_FACTS = 'examples/policybench/cpf-facts.jsonl';
+const CPF_QUESTIONS = 'examples/policybench/cpf-questions.jsonl';
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Settings the parent process may carry that would point the CLI somewhere else. */
+const INHERITED = ['DATABASE_URL', 'CANDOR_CONFIG', 'CANDOR_KB', 'PORT', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'CANDOR_TRACE_EXPORTER', 'LOG_LEVEL'];
+
+/** `npx tsx src/cli.ts …` as a real subprocess, in the repository, with its own data directory. */
+function candor(args: readonly string[], env: Record<string, string>): Promise<Run> {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([key]) => !INHERITED.includes(key)));
+  return new Promise((resolve, reject) => {
+    const child = spawn('npx', ['tsx', 'src/cli.ts', ...args], { cwd: ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** `--json` prints exactly one JSON object on stdout. */
+function onlyJson(run: Run): Record<string, unknown> {
+  const lines = run.stdout.split('\n').filter((line) => line.trim() !== '');
+  expect(lines, `stdout was: ${run.stdout}\nstderr was: ${run.stderr}`).toHaveLength(1);
+  const value = JSON.parse(lines[0] as string) as unknown;
+  expect(value).toEqual(expect.any(Object));
+  expect(Array.isArray(value)).toBe(false);
+  return value as Record<string, unknown>;
+}
+
+function expectDecisionContract(body: Record<string, unknown>): void {
+  expect(Object.keys(body).sort()).toEqual(['answer', 'decision', 'evidence', 'kb', 'latencyMs', 'nearbyTopics', 'reasons', 'traceId'].sort());
+  expect(['answer', 'abstain']).toContain(body.decision);
+  expect(body.answer).toEqual(expect.any(String));
+  expect(body.kb).toEqual({ name: 'cpf', version: 1 });
+  expect(body.traceId).toMatch(/^[0-9a-f]{32}$/);
+  expect(body.latencyMs).toEqual(expect.any(Number));
+  const reasons = body.reasons as Record<string, unknown>[];
+  expect(reasons.length).toBeGreaterThan(0);
+  for (const reason of reasons) {
+    expect(reason).toMatchObject({ layer: expect.any(String), detail: expect.any(String) });
+    expect(reason.code === null || typeof reason.code === 'string').toBe(true);
+  }
+  for (const fact of body.evidence as Record<string, unknown>[]) {
+    expect(fact).toEqual({ factId: expect.stringMatching(/^CPF_\d+$/), text: expect.any(String), source: expect.any(String), score: expect.any(Number) });
+  }
+}
+
+describe('candor CLI', () => {
+  const dirs = tempFiles({}, 'candor-cli-');
+  const env = { CANDOR_DATA_DIR: dirs.path('data') };
+  afterAll(() => dirs.cleanup());
+
+  it('ingest --json prints one JSON summary', async () => {
+    const run = await candor(['ingest', CPF_FACTS, '--kb', 'cpf', '--json'], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(onlyJson(run)).toMatchObject({
+      kb: { name: 'cpf', version: 1 },
+      documents: 1,
+      added: 1,
+      changed: 0,
+      unchanged: 0,
+      facts: readFileSync(`${ROOT}/${CPF_FACTS}`, 'utf8').trim().split('\n').length,
+      retiredFacts: 0,
+      skipped: [],
+    });
+  });
+
+  it('ask --json answers with exactly one JSON object and exit code 0', async () => {
+    const run = await candor(['ask', 'Can the minimum income criterion be waived for workers who want to work more but are unable to?', '--kb', 'cpf', '--json'], env);
+    expect(run.code, run.stderr).toBe(0);
+    const body = onlyJson(run);
+    expectDecisionContract(body);
+    expect(body.decision).toBe('answer');
+    expect((body.evidence as { factId: string }[])[0]?.factId).toBe('CPF_22');
+  });
+
+  it('ask --json abstains with exit code 0 too', async () => {
+    const run = await candor(['ask', 'Who won the 1998 World Cup?', '--kb', 'cpf', '--json'], env);
+    expect(run.code, run.stderr).toBe(0);
+    const body = onlyJson(run);
+    expectDecisionContract(body);
+    expect(body.decision).toBe('abstain');
+    expect(body.evidence).toEqual([]);
+    expect((body.reasons as { code: string }[])[0]?.code).toEqual(expect.any(String));
+  });
+
+  it('ask without --json prints the answer as text', async () => {
+    const run = await candor(['ask', 'Who won the 1998 World Cup?', '--kb', 'cpf'], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^I don't know\. /);
+  });
+
+  it('an unknown knowledge base exits non-zero and says how to ingest one', async () => {
+    const run = await candor(['ask', 'What is the Basic Retirement Sum?', '--kb', 'nosuch', '--json'], env);
+    expect(run.code).not.toBe(0);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('There is no knowledge base named "nosuch"');
+    expect(run.stderr).toContain('candor ingest PATH --kb nosuch');
+  });
+
+  it('eval loo --json prints the summary and one item per question', async () => {
+    const ids = ['CPF_22', 'CPF_26', 'CPF_27', 'CPF_28', 'CPF_3'];
+    const lines = readFileSync(`${ROOT}/${CPF_QUESTIONS}`, 'utf8')
+      .split('\n')
+      .filter((line) => ids.includes((JSON.parse(line || '{}') as { id?: string }).id ?? ''));
+    expect(lines).toHaveLength(5);
+    const questions = dirs.write('questions.jsonl', `${lines.join('\n')}\n`);
+
+    const run = await candor(['eval', 'loo', '--kb', 'cpf', '--questions', questions, '--json'], env);
+    expect(run.code, run.stderr).toBe(0);
+    const report = onlyJson(run) as {
+      summary: { n: number; fullAnswered: number; fullAnsweredWithFact: number; looAbstained: number; fullRefusedBy: Record<string, number>; looRefusedBy: Record<string, number> };
+      items: { id: string; full: { decision: string; evidenceFactIds: string[] }; loo: { decision: string; evidenceFactIds: string[] } }[];
+    };
+    expect(Object.keys(report).sort()).toEqual(['items', 'summary']);
+    expect(report.items.map((item) => item.id).sort()).toEqual([...ids].sort());
+    const { summary, items } = report;
+    expect(summary.n).toBe(5);
+    const share = (count: number) => count / 5;
+    expect(summary.fullAnswered).toBe(share(items.filter((i) => i.full.decision === 'answer').length));
+    expect(summary.fullAnsweredWithFact).toBe(share(items.filter((i) => i.full.decision === 'answer' && i.full.evidenceFactIds.includes(i.id)).length));
+    expect(summary.looAbstained).toBe(share(items.filter((i) => i.loo.decision === 'abstain').length));
+    const looRefusals = Object.values(summary.looRefusedBy).reduce((a, b) => a + b, 0);
+    expect(looRefusals).toBe(items.filter((i) => i.loo.decision === 'abstain').length);
+    // With its fact left out, an item never cites that fact.
+    for (const item of items) expect(item.loo.evidenceFactIds).not.toContain(item.id);
+    // The clearest case: answered from its own fact, refused without it.
+    const cpf22 = items.find((i) => i.id === 'CPF_22');
+    expect(cpf22?.full).toMatchObject({ decision: 'answer', evidenceFactIds: ['CPF_22'] });
+    expect(cpf22?.loo.decision).toBe('abstain');
+    // Leave-one-out never changes the stored KB: it is still at version 1 and re-ingesting is a no-op.
+    const again = await candor(['ingest', CPF_FACTS, '--kb', 'cpf', '--json'], env);
+    expect(onlyJson(again)).toMatchObject({ kb: { name: 'cpf', version: 1 }, unchanged: 1, facts: 0 });
+  });
+
+  describe('refuses bad input before touching the store', () => {
+    it('a bad setting exits non-zero and names the variable on stderr', async () => {
+      const [port, url] = await Promise.all([
+        candor(['ask', 'What is the Basic Retirement Sum?', '--kb', 'cpf', '--json'], { ...env, PORT: 'abc' }),
+        candor(['ask', 'What is the Basic Retirement Sum?', '--kb', 'cpf'], { ...env, DATABASE_URL: 'mysql://root:pa55word@db/x' }),
+      ]);
+      expect(port.code).not.toBe(0);
+      expect(port.stdout).toBe('');
+      expect(port.stderr).toMatch(/PORT: .*"abc"/);
+      expect(port.stderr).not.toMatch(/^\s+at /m); // a message, not a stack trace
+      expect(url.code).not.toBe(0);
+      expect(url.stderr).toContain('DATABASE_URL');
+      expect(url.stderr).not.toContain('pa55word');
+    });
+
+    it('ask "" exits non-zero with a clear message', async () => {
+      const [empty, blank] = await Promise.all([candor(['ask', '', '--kb', 'cpf', '--json'], env), candor(['ask', '   ', '--kb', 'cpf'], env)]);
+      for (const run of [empty, blank]) {
+        expect(run.code).not.toBe(0);
+        expect(run.stdout).toBe('');
+        expect(run.stderr).toContain('ask needs a QUESTION');
+      }
+    });
+  });
+});

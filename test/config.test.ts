@@ -1,0 +1,139 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { CandorError } from '../src/errors.js';
+import { tempFiles } from './support/compose.js';
+
+/** The CandorError loadConfig throws for `env` (fails the test when it does not throw one). */
+function configError(env: Record<string, string | undefined>): CandorError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(CandorError);
+    return error as CandorError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig', () => {
+  const files = tempFiles({});
+  afterAll(() => files.cleanup());
+
+  it('applies the documented defaults when nothing is set', () => {
+    // toMatchObject: other concerns (channels, LLM) add their own groups.
+    expect(loadConfig({})).toMatchObject({
+      store: { databaseUrl: undefined, dataDir: './.candor' },
+      kb: { defaultName: 'default' },
+      http: { host: '127.0.0.1', port: 3000, maxBodyBytes: 65_536 },
+      ask: { maxQuestionChars: 2000, topK: 5, maxCitations: 3, citeShare: 0.5 },
+      gate: { minRelevance: 0.3, minCoverage: 0.45, minMargin: 0.2, checkEntities: true, checkAnswerType: true },
+      telemetry: { exporter: 'none', otlpEndpoint: undefined, serviceName: 'candor', traceContent: false, userHashSalt: 'candor' },
+      logLevel: 'info',
+    });
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', CANDOR_MIN_RELEVANCE: '', DATABASE_URL: '' })).toMatchObject({
+      http: { port: 3000 },
+      gate: { minRelevance: 0.3 },
+      store: { databaseUrl: undefined },
+    });
+  });
+
+  it('reads and converts the environment', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      DATABASE_URL: 'postgresql://candor@db:5432/candor',
+      CANDOR_MIN_RELEVANCE: '0.5',
+      CANDOR_CHECK_ENTITIES: 'no',
+      CANDOR_TRACE_CONTENT: '1',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+    });
+    expect(config.http.port).toBe(8080);
+    expect(config.store.databaseUrl).toBe('postgresql://candor@db:5432/candor');
+    expect(config.gate).toMatchObject({ minRelevance: 0.5, checkEntities: false });
+    expect(config.telemetry).toMatchObject({ traceContent: true, exporter: 'otlp', otlpEndpoint: 'http://collector:4318' });
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['CANDOR_MIN_RELEVANCE', '2'],
+    ['CANDOR_MIN_COVERAGE', '-0.1'],
+    ['CANDOR_TOP_K', '0'],
+    ['CANDOR_TRACE_CONTENT', 'maybe'],
+    ['LOG_LEVEL', 'loud'],
+    ['CANDOR_KB', 'no spaces please'],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'not a url'],
+  ])('rejects %s=%s with config_invalid naming the variable', (name, value) => {
+    const error = configError({ [name]: value });
+    expect(error.code).toBe('config_invalid');
+    expect(error.message).toMatch(new RegExp(`^\\s*${name}: `, 'm'));
+  });
+
+  it('names every bad variable at once', () => {
+    const error = configError({ PORT: 'abc', CANDOR_MIN_RELEVANCE: '2', HOST: 'localhost' });
+    expect(error.code).toBe('config_invalid');
+    expect(error.message).toContain('PORT');
+    expect(error.message).toContain('CANDOR_MIN_RELEVANCE');
+    expect(error.message).not.toContain('HOST');
+    // A person sees what they gave for ordinary settings.
+    expect(error.message).toContain('"abc"');
+  });
+
+  it('does not echo a secret-looking value', () => {
+    const url = 'mysql://admin:hunter2-s3cret@db.internal:3306/candor';
+    const error = configError({ DATABASE_URL: url });
+    expect(error.message).toContain('DATABASE_URL');
+    expect(error.message).not.toContain('hunter2');
+    expect(error.message).not.toContain(url);
+
+    const token = configError({ SLACK_BOT_TOKEN: 'abc-my-real-token-value', SLACK_SIGNING_SECRET: 'sh0rt' });
+    expect(token.code).toBe('config_invalid');
+    expect(token.message).toContain('SLACK_BOT_TOKEN');
+    expect(token.message).toContain('SLACK_SIGNING_SECRET');
+    expect(token.message).not.toContain('my-real-token');
+    expect(token.message).not.toContain('sh0rt');
+  });
+
+  it('does not echo secrets from a malformed CANDOR_CONFIG file', () => {
+    // An unquoted value: V8's JSON.parse message quotes the text around the error.
+    const path = files.write('leaky.json', '{"PORT": "3000", "SLACK_BOT_TOKEN": xoxb-1234-secret-token}');
+    const error = configError({ CANDOR_CONFIG: path });
+    expect(error.code).toBe('config_invalid');
+    expect(error.message).toContain('leaky.json');
+    expect(error.message).not.toContain('xoxb');
+    expect(error.message).not.toContain('secret');
+  });
+
+  it('reads the CANDOR_CONFIG JSON file, and the environment overrides it', () => {
+    const path = files.write('candor.json', JSON.stringify({ PORT: 4000, HOST: '0.0.0.0', CANDOR_MIN_COVERAGE: 0.6, CANDOR_CHECK_ANSWER_TYPE: false }));
+    const fromFile = loadConfig({ CANDOR_CONFIG: path });
+    expect(fromFile.http).toMatchObject({ port: 4000, host: '0.0.0.0' });
+    expect(fromFile.gate).toMatchObject({ minCoverage: 0.6, checkAnswerType: false });
+
+    const overridden = loadConfig({ CANDOR_CONFIG: path, PORT: '5000' });
+    expect(overridden.http).toMatchObject({ port: 5000, host: '0.0.0.0' });
+    expect(overridden.gate.minCoverage).toBe(0.6);
+  });
+
+  it('names the variable when a value in the CANDOR_CONFIG file is bad', () => {
+    const path = files.write('bad-value.json', JSON.stringify({ CANDOR_MIN_RELEVANCE: 3 }));
+    const error = configError({ CANDOR_CONFIG: path });
+    expect(error.code).toBe('config_invalid');
+    expect(error.message).toContain('CANDOR_MIN_RELEVANCE');
+  });
+
+  it('explains an unreadable or malformed CANDOR_CONFIG file', () => {
+    const missing = configError({ CANDOR_CONFIG: files.path('nope.json') });
+    expect(missing.code).toBe('config_invalid');
+    expect(missing.message).toContain('CANDOR_CONFIG');
+    expect(missing.message).toContain('nope.json');
+
+    const notJson = configError({ CANDOR_CONFIG: files.write('broken.json', '{ PORT: 1') });
+    expect(notJson.message).toMatch(/^CANDOR_CONFIG: .*broken\.json is not valid JSON/);
+
+    const nested = configError({ CANDOR_CONFIG: files.write('nested.json', JSON.stringify({ http: { port: 1 } })) });
+    expect(nested.message).toContain('must be a flat JSON object');
+  });
+});

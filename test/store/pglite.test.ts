@@ -1,0 +1,3 @@
+import { storeContract } from './store-contract.js';
+
+storeContract('pglite');
