@@ -36,6 +36,17 @@ export const settingsSchema = z.object({
   OTEL_SERVICE_NAME: z.string().min(1).default('candor'),
   CANDOR_USER_HASH_SALT: z.string().min(1).default('candor'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  // Slack: on when SLACK_BOT_TOKEN is set (HTTP mode needs the signing secret, Socket Mode the app token).
+  SLACK_BOT_TOKEN: z.string().regex(/^xox[bp]-/, 'expected a bot token (xoxb-…)').optional(),
+  SLACK_SIGNING_SECRET: z.string().min(8, 'expected the signing secret from the Slack app settings').optional(),
+  SLACK_APP_TOKEN: z.string().regex(/^xapp-/, 'expected an app-level token (xapp-…)').optional(),
+  SLACK_API_URL: z.url().default('https://slack.com/api/'),
+  // Teams: on when MICROSOFT_APP_ID is set, or anonymously (development only) with CANDOR_TEAMS_ALLOW_ANONYMOUS.
+  MICROSOFT_APP_ID: z.string().min(1).optional(),
+  MICROSOFT_APP_PASSWORD: z.string().min(1).optional(),
+  MICROSOFT_APP_TENANT_ID: z.string().min(1).optional(),
+  MICROSOFT_APP_TYPE: z.enum(['MultiTenant', 'SingleTenant', 'UserAssignedMSI']).default('MultiTenant'),
+  CANDOR_TEAMS_ALLOW_ANONYMOUS: bool.default(false),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -61,6 +72,10 @@ export interface Config {
     readonly userHashSalt: string;
   };
   readonly logLevel: Settings['LOG_LEVEL'];
+  /** Null when the Slack channel is off. */
+  readonly slack: SlackSettings | null;
+  /** Null when the Teams channel is off. */
+  readonly teams: TeamsSettings | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -110,16 +125,25 @@ export function toConfig(s: Settings): Config {
       userHashSalt: s.CANDOR_USER_HASH_SALT,
     },
     logLevel: s.LOG_LEVEL,
+    slack: slackSettings(s),
+    teams: teamsSettings(s),
   };
 }
 
 function readConfigFile(path: string | undefined): Env {
   if (!path) return {};
   let raw: unknown;
+  let text: string;
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    text = readFileSync(path, 'utf8');
   } catch (cause) {
-    throw new CandorError('config_invalid', `CANDOR_CONFIG: cannot read ${path} as JSON: ${(cause as Error).message}`, { cause });
+    throw new CandorError('config_invalid', `CANDOR_CONFIG: cannot read ${path}: ${(cause as NodeJS.ErrnoException).code ?? 'unreadable'}`, { cause });
+  }
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    // V8's message quotes the text around the error, which may be a secret: report only where.
+    throw new CandorError('config_invalid', `CANDOR_CONFIG: ${path} is not valid JSON${jsonErrorPosition(text)}`);
   }
   const file = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).safeParse(raw);
   if (!file.success) throw new CandorError('config_invalid', `CANDOR_CONFIG: ${path} must be a flat JSON object of settings`);
@@ -133,4 +157,70 @@ function withoutEmpty(env: Env): Env {
 
 function isSecret(name: string): boolean {
   return /TOKEN|SECRET|KEY|PASSWORD|DATABASE_URL/i.test(name);
+}
+
+export interface SlackSettings {
+  readonly botToken: string;
+  /** Absent in Socket Mode. */
+  readonly signingSecret: string | undefined;
+  /** Set: Socket Mode; absent: HTTP events at /slack/events. */
+  readonly appToken: string | undefined;
+  readonly apiUrl: string;
+}
+
+export interface TeamsSettings {
+  /** Undefined only when anonymous development mode is on. */
+  readonly appId: string | undefined;
+  readonly appPassword: string | undefined;
+  readonly tenantId: string | undefined;
+  readonly appType: Settings['MICROSOFT_APP_TYPE'];
+  readonly allowAnonymous: boolean;
+}
+
+function slackSettings(s: Settings): SlackSettings | null {
+  if (!s.SLACK_BOT_TOKEN) {
+    if (s.SLACK_SIGNING_SECRET || s.SLACK_APP_TOKEN) {
+      throw new CandorError('config_invalid', 'Invalid configuration:\n  SLACK_BOT_TOKEN: missing (the Slack channel needs the bot token, xoxb-…, from OAuth & Permissions)');
+    }
+    return null;
+  }
+  if (!s.SLACK_SIGNING_SECRET && !s.SLACK_APP_TOKEN) {
+    throw new CandorError(
+      'config_invalid',
+      'Invalid configuration:\n  SLACK_SIGNING_SECRET: missing (needed for HTTP events; or set SLACK_APP_TOKEN for Socket Mode)',
+    );
+  }
+  return { botToken: s.SLACK_BOT_TOKEN, signingSecret: s.SLACK_SIGNING_SECRET, appToken: s.SLACK_APP_TOKEN, apiUrl: s.SLACK_API_URL };
+}
+
+function teamsSettings(s: Settings): TeamsSettings | null {
+  if (!s.MICROSOFT_APP_ID) {
+    if (!s.CANDOR_TEAMS_ALLOW_ANONYMOUS) return null;
+    return { appId: undefined, appPassword: undefined, tenantId: undefined, appType: s.MICROSOFT_APP_TYPE, allowAnonymous: true };
+  }
+  const problems: string[] = [];
+  if (s.MICROSOFT_APP_TYPE !== 'UserAssignedMSI' && !s.MICROSOFT_APP_PASSWORD) {
+    problems.push(`  MICROSOFT_APP_PASSWORD: missing (a ${s.MICROSOFT_APP_TYPE} bot needs its client secret)`);
+  }
+  if (s.MICROSOFT_APP_TYPE !== 'MultiTenant' && !s.MICROSOFT_APP_TENANT_ID) {
+    problems.push(`  MICROSOFT_APP_TENANT_ID: missing (required when MICROSOFT_APP_TYPE is ${s.MICROSOFT_APP_TYPE})`);
+  }
+  if (problems.length > 0) throw new CandorError('config_invalid', `Invalid configuration:\n${problems.join('\n')}`);
+  return {
+    appId: s.MICROSOFT_APP_ID,
+    appPassword: s.MICROSOFT_APP_PASSWORD,
+    tenantId: s.MICROSOFT_APP_TENANT_ID,
+    appType: s.MICROSOFT_APP_TYPE,
+    allowAnonymous: false,
+  };
+}
+
+function jsonErrorPosition(text: string): string {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    const at = /\(line (\d+) column (\d+)\)/.exec((error as Error).message);
+    if (at) return ` (line ${at[1]}, column ${at[2]})`;
+  }
+  return '';
 }

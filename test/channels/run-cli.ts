@@ -1,0 +1,47 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface CliRun {
+  readonly child: ChildProcess;
+  stderr(): string;
+  /** Resolves with the exit code. */
+  readonly exited: Promise<number | null>;
+  /** Resolves with the served URL once `candor serve` says where it listens. */
+  serving(timeoutMs?: number): Promise<string>;
+}
+
+/** Runs `candor ARGS` (src/cli.ts through tsx) with only the given environment. */
+export function runCli(args: string[], env: Record<string, string>): CliRun {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  child.stdout!.resume();
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    stderr: () => stderr,
+    exited,
+    serving: (timeoutMs = 30_000) =>
+      new Promise<string>((resolve, reject) => {
+        const started = Date.now();
+        const poll = setInterval(() => {
+          const match = /Candor is serving on (http:\/\/\S+)/.exec(stderr);
+          if (match) {
+            clearInterval(poll);
+            resolve(match[1]!);
+          } else if (child.exitCode !== null || Date.now() - started > timeoutMs) {
+            clearInterval(poll);
+            reject(new Error(`candor did not start serving; stderr:\n${stderr}`));
+          }
+        }, 50);
+      }),
+  };
+}

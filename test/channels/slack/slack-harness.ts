@@ -1,0 +1,164 @@
+import { createHmac } from 'node:crypto';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { startHttpServer, type RunningServer } from '../../../src/channels/http/http-server.js';
+import { startSlackChannel, type SlackChannel, type SlackChannelOptions } from '../../../src/channels/slack/slack-channel.js';
+import { loadConfig } from '../../../src/config.js';
+import type { LogLevel } from '../../../src/log.js';
+import { buildApp, type App } from '../../../src/main.js';
+import { startFakeServer, type FakeServer } from '../fake-http.js';
+
+export const SIGNING_SECRET = 'test-signing-secret-0123456789';
+export const BOT_TOKEN = 'xoxb-test-token';
+export const BOT_USER = 'UCANDOR';
+export const TEAM = 'T0TEAM';
+
+export interface LogLine {
+  readonly level: LogLevel;
+  readonly message: string;
+  readonly fields: Record<string, unknown>;
+}
+
+/** A fake Slack Web API: auth.test, chat.postMessage and reactions.* succeed unless a test says otherwise. */
+export function startFakeSlack(): Promise<FakeServer> {
+  let ts = 1_700_000_000;
+  return startFakeServer((call) => {
+    switch (call.path) {
+      case '/api/auth.test':
+        return { body: { ok: true, url: 'https://candor-test.slack.com/', team: 'Candor Test', team_id: TEAM, user: 'candor', user_id: BOT_USER, bot_id: 'BCANDOR' } };
+      case '/api/chat.postMessage':
+        ts += 1;
+        return { body: { ok: true, channel: call.body.channel, ts: `${ts}.000100`, message: { text: call.body.text } } };
+      case '/api/reactions.add':
+      case '/api/reactions.remove':
+      case '/api/chat.postEphemeral':
+        return { body: { ok: true } };
+      default:
+        return { body: { ok: false, error: 'unknown_method' } };
+    }
+  });
+}
+
+export interface SlackRig {
+  readonly app: App;
+  readonly slack: FakeServer;
+  readonly channel: SlackChannel;
+  readonly server: RunningServer;
+  readonly spans: InMemorySpanExporter;
+  readonly processor: SimpleSpanProcessor;
+  readonly logs: LogLine[];
+  readonly eventsUrl: string;
+  close(): Promise<void>;
+}
+
+/** The real thing: buildApp (store from `env`), the Slack channel's route on Candor's HTTP server, a fake Web API. */
+export async function startSlackRig(
+  options: { env?: Record<string, string>; channel?: SlackChannelOptions; slack?: FakeServer; telemetry?: boolean } = {},
+): Promise<SlackRig> {
+  const slack = options.slack ?? (await startFakeSlack());
+  const config = loadConfig({
+    CANDOR_DATA_DIR: 'memory://',
+    LOG_LEVEL: 'debug',
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: `${slack.url}/api/`,
+    ...options.env,
+  });
+  const logs: LogLine[] = [];
+  const spans = new InMemorySpanExporter();
+  const processor = new SimpleSpanProcessor(spans);
+  const app = await buildApp(config, {
+    ...(options.telemetry === false ? { telemetry: false as const } : { spanProcessors: [processor] }),
+    log: (level, message, fields = {}) => void logs.push({ level, message, fields }),
+  });
+  const channel = await startSlackChannel(app, { reactionDelayMs: 60_000, retries: 2, ...options.channel });
+  const server = await startHttpServer(channel.route ? [channel.route] : [], { host: '127.0.0.1', port: 0, log: app.log });
+  return {
+    app,
+    slack,
+    channel,
+    server,
+    spans,
+    processor,
+    logs,
+    eventsUrl: `${server.url}/slack/events`,
+    async close() {
+      await server.stop(100);
+      await channel.stop(2000);
+      await app.close();
+      if (!options.slack) await slack.close();
+    },
+  };
+}
+
+/** Slack's v0 signature: HMAC-SHA256 over `v0:{timestamp}:{body}` with the signing secret. */
+export function sign(body: string, timestamp: number, secret = SIGNING_SECRET): string {
+  return `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+}
+
+export interface SendOptions {
+  readonly timestamp?: number;
+  readonly signature?: string;
+  readonly retryNum?: number;
+  readonly contentType?: string;
+}
+
+/** POSTs a raw body to /slack/events signed as Slack would (or as a test forges it). */
+export function sendSigned(url: string, body: string, options: SendOptions = {}): Promise<Response> {
+  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': options.contentType ?? 'application/json',
+      'x-slack-request-timestamp': String(timestamp),
+      'x-slack-signature': options.signature ?? sign(body, timestamp),
+      ...(options.retryNum !== undefined ? { 'x-slack-retry-num': String(options.retryNum), 'x-slack-retry-reason': 'http_timeout' } : {}),
+    },
+    body,
+  });
+}
+
+let seq = 0;
+
+export interface EventSpec {
+  readonly type?: 'app_mention' | 'message';
+  readonly text: string;
+  readonly eventId?: string;
+  readonly channel?: string;
+  readonly user?: string;
+  readonly ts?: string;
+  readonly threadTs?: string;
+  readonly extra?: Record<string, unknown>;
+}
+
+/** An Events API envelope as Slack sends it. */
+export function slackEvent(spec: EventSpec): { body: string; eventId: string; ts: string; channel: string } {
+  seq += 1;
+  const eventId = spec.eventId ?? `Ev${Date.now().toString(36).toUpperCase()}${seq}`;
+  const ts = spec.ts ?? `${1_700_100_000 + seq}.00${String(seq).padStart(4, '0')}`;
+  const type = spec.type ?? 'app_mention';
+  const channel = spec.channel ?? (type === 'message' ? 'D0DIRECT' : 'C0GENERAL');
+  const event = {
+    type,
+    user: spec.user ?? 'U0ASKER',
+    text: spec.text,
+    ts,
+    channel,
+    event_ts: ts,
+    team: TEAM,
+    ...(type === 'message' ? { channel_type: 'im' } : {}),
+    ...(spec.threadTs ? { thread_ts: spec.threadTs } : {}),
+    ...spec.extra,
+  };
+  const envelope = {
+    token: 'legacy-verification-token',
+    team_id: TEAM,
+    api_app_id: 'A0CANDOR',
+    event,
+    type: 'event_callback',
+    event_id: eventId,
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [{ enterprise_id: null, team_id: TEAM, user_id: BOT_USER, is_bot: true, is_enterprise_install: false }],
+    is_ext_shared_channel: false,
+  };
+  return { body: JSON.stringify(envelope), eventId, ts, channel };
+}

@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ingestFixture } from '../kb-fixture.js';
+import { post, replyPath, startTeamsRig, teamsActivity, type TeamsRig } from './teams-harness.js';
+
+let rig: TeamsRig;
+let kb: { cleanup: () => void };
+
+beforeAll(async () => {
+  rig = await startTeamsRig({ channel: { typingDelayMs: 150 }, telemetry: false });
+  kb = await ingestFixture(rig.app.store.db);
+  // The connector takes 700 ms to accept replies in conversations whose id says "slow".
+  rig.connector.use((call) => (call.path.includes('slow') && call.body.type === 'message' ? { delayMs: 700, body: { id: 'slow-reply' } } : undefined));
+}, 30_000);
+
+afterAll(async () => {
+  await rig?.close();
+  kb?.cleanup();
+});
+
+describe('Teams typing indicator', () => {
+  it('sends a typing activity when the reply takes longer than the delay', async () => {
+    const { activity, id, conversationId } = teamsActivity(rig.connector.url, { text: 'What does MediShield Life cover?', conversationId: 'a:1slow-chat' });
+    expect((await post(rig.messagesUrl, activity)).status).toBe(200);
+    const calls = rig.connector.callsTo(replyPath(conversationId, id));
+    expect(calls.map((c) => c.body.type).sort()).toEqual(['message', 'typing']);
+    const typing = calls.find((c) => c.body.type === 'typing')!;
+    const reply = calls.find((c) => c.body.type === 'message')!;
+    // The typing activity went out while the slow reply was still pending (the connector holds it 700 ms).
+    expect(typing.at).toBeGreaterThan(reply.at);
+    expect(typing.at).toBeLessThan(reply.at + 700);
+  });
+
+  it('sends none when the reply is quick', async () => {
+    const { activity, id, conversationId } = teamsActivity(rig.connector.url, { text: 'What does MediShield Life cover?' });
+    await post(rig.messagesUrl, activity);
+    await new Promise((r) => setTimeout(r, 250));
+    expect(rig.connector.callsTo(replyPath(conversationId, id)).map((c) => c.body.type)).toEqual(['message']);
+  });
+});
