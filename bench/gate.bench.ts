@@ -1,0 +1,727 @@
+/**
+ * Gate latency benchmark: retrieve + hard gate per ask, at 1k / 10k / 100k
+ * facts, on PGlite (on disk) and on PostgreSQL, beside a bare in-process BM25
+ * top-k over the same facts and questions in the same run, plus ingestion
+ * throughput. Writes bench/results/gate.json; see bench/README.md.
+ *
+ *   npm run bench
+ *   CANDOR_BENCH_DATABASE_URL=postgres://user@host:5432/db npm run bench
+ *   CANDOR_BENCH_SIZES=1000,10000 CANDOR_BENCH_STORES=pglite CANDOR_BENCH_OUT=/tmp/quick.json npm run bench
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem, userInfo } from 'node:os';
+import { dirname, extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { and, eq, isNull } from 'drizzle-orm';
+import pg from 'pg';
+import { settingsSchema, toConfig } from '../src/config.js';
+import { hardGate, selectCitations } from '../src/core/gate/hard-gate.js';
+import { analyseQuestion } from '../src/core/text/analyse-question.js';
+import { ingestPaths } from '../src/kb/ingest/ingest.js';
+import { KnowledgeIndex, KnowledgeIndexCache } from '../src/kb/knowledge-index.js';
+import { openStore, type Store } from '../src/store/open-store.js';
+import { facts as factsTable, knowledgeBases } from '../src/store/schema.js';
+
+// ---------------------------------------------------------------------------
+// Settings
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const RESULTS = process.env.CANDOR_BENCH_OUT ?? join(ROOT, 'bench', 'results', 'gate.json');
+const KB = 'bench';
+const SEED = 20_240_601;
+const QUESTIONS = 400;
+const WARMUP_ASKS = 100;
+/** Passes over the question set; samples = QUESTIONS × ROUNDS. */
+const ROUNDS = 2;
+const TARGET = { facts: 100_000, p50Ms: 10, p99Ms: 50 };
+
+const SIZES = parseList(process.env.CANDOR_BENCH_SIZES, ['1000', '10000', '100000']).map((s) => {
+  const n = Number(s);
+  if (!Number.isInteger(n) || n < 10) throw new Error(`CANDOR_BENCH_SIZES: "${s}" is not a whole number of facts ≥ 10`);
+  return n;
+});
+const STORES = parseList(process.env.CANDOR_BENCH_STORES, ['pglite', 'postgres']).map((s) => {
+  if (s !== 'pglite' && s !== 'postgres') throw new Error(`CANDOR_BENCH_STORES: "${s}" is not pglite or postgres`);
+  return s;
+});
+const ADMIN_URL = withDefaultUser(process.env.CANDOR_BENCH_DATABASE_URL ?? 'postgres://127.0.0.1:5432/test');
+
+/**
+ * libpq (psql) connects as the OS user when a URL names none; node-postgres
+ * only looks at PGUSER / USER, which a service or container may not set.
+ */
+function withDefaultUser(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.username || process.env.PGUSER || process.env.USER) return raw;
+    url.username = userInfo().username;
+    return url.toString();
+  } catch {
+    return raw;
+  }
+}
+
+/** The production defaults (src/config.ts), so the bench gates exactly as `candor start` would. */
+const CONFIG = toConfig(settingsSchema.parse({}));
+
+// ---------------------------------------------------------------------------
+// Output rows
+
+interface Row {
+  store: 'pglite' | 'postgres';
+  facts: number;
+  /** Retrieve + hard gate per ask, as ask() does it (version check, retrieve, cite, gate). */
+  p50Ms: number;
+  p99Ms: number;
+  /** Bare in-process BM25 top-k over the same facts and questions, same run. */
+  baselineP50Ms: number;
+  ingestFactsPerSec: number;
+  // extras
+  ratioToBaseline: number;
+  baselineP99Ms: number;
+  /** First get() after an ingest: version check + loading every fact + building BM25. */
+  indexBuildMs: number;
+  /** Of a rebuild, measured again separately: the facts query, and the in-memory build (blocks the event loop). */
+  indexRowsMs: number;
+  indexConstructMs: number;
+  ingestMs: number;
+  samples: number;
+  answeredShare: number;
+  versionCheckP50Ms: number;
+  versionCheckP99Ms: number;
+  retrieveP50Ms: number;
+  retrieveP99Ms: number;
+  gateP50Ms: number;
+  gateP99Ms: number;
+  /** Retrieve + cite + gate without the version check: the in-process part, against the bare BM25. */
+  inProcessP50Ms: number;
+  inProcessRatioToBaseline: number;
+  meetsTarget: boolean | null;
+}
+
+// ---------------------------------------------------------------------------
+// Deterministic synthetic knowledge base
+
+/** mulberry32: small, fast, seeded. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const pick = <T>(rng: () => number, items: readonly T[]): T => items[Math.floor(rng() * items.length)] as T;
+const between = (rng: () => number, lo: number, hi: number): number => lo + Math.floor(rng() * (hi - lo + 1));
+
+/** Words of the example KB by frequency, each in its most common spelling (CPF stays CPF). */
+function corpusVocabulary(): string[] {
+  const texts: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (extname(name) === '.txt') texts.push(readFileSync(path, 'utf8'));
+    }
+  };
+  walk(join(ROOT, 'examples', 'kb'));
+  const policy = join(ROOT, 'examples', 'policybench');
+  for (const name of readdirSync(policy).sort()) {
+    if (!name.endsWith('-facts.jsonl')) continue;
+    for (const line of readFileSync(join(policy, name), 'utf8').split('\n')) {
+      if (line.trim()) texts.push((JSON.parse(line) as { text: string }).text);
+    }
+  }
+  const counts = new Map<string, Map<string, number>>();
+  for (const text of texts) {
+    for (const [word] of text.matchAll(/\p{L}+(?:['’-]\p{L}+)*/gu)) {
+      if (word.length > 24 || (word.length === 1 && word !== 'a')) continue;
+      const key = word.toLowerCase();
+      let forms = counts.get(key);
+      if (!forms) counts.set(key, (forms = new Map()));
+      forms.set(word, (forms.get(word) ?? 0) + 1);
+    }
+  }
+  const ranked = [...counts.entries()].map(([key, forms]) => {
+    let total = 0;
+    let best = key;
+    let bestCount = -1;
+    for (const [form, n] of [...forms.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      total += n;
+      // Sentence-initial capitals and upper-case headings should not win over the lower-case spelling.
+      if (n > bestCount || (n === bestCount && form === key)) [best, bestCount] = [form, n];
+    }
+    if (/^\p{Lu}/u.test(best) && (forms.get(key) ?? 0) * 4 >= bestCount) best = key;
+    return { word: best, total };
+  });
+  ranked.sort((a, b) => b.total - a.total || (a.word < b.word ? -1 : a.word > b.word ? 1 : 0));
+  return ranked.map((r) => r.word);
+}
+
+/** Samples ranks with a Zipf–Mandelbrot law, 1/(rank + 2.7). */
+function zipfSampler(words: readonly string[], rng: () => number): () => string {
+  const cumulative = new Float64Array(words.length);
+  let sum = 0;
+  for (let r = 0; r < words.length; r++) cumulative[r] = sum += 1 / (r + 1 + 2.7);
+  return () => {
+    const x = rng() * sum;
+    let lo = 0;
+    let hi = words.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((cumulative[mid] as number) < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return words[lo] as string;
+  };
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** A value an answer-type question can be satisfied by: money, duration, date, count. */
+function valuePhrase(rng: () => number): string {
+  switch (between(rng, 0, 3)) {
+    case 0:
+      return `$${between(rng, 1, 9) * 10 ** between(rng, 1, 3)}`;
+    case 1:
+      return `${between(rng, 1, 60)} ${pick(rng, ['days', 'weeks', 'months', 'years', 'working days'])}`;
+    case 2:
+      return `${between(rng, 1, 28)} ${pick(rng, MONTHS)} ${between(rng, 2015, 2026)}`;
+    default:
+      return `${between(rng, 2, 500)}`;
+  }
+}
+
+/** Code-like identifiers (Form 12B, ADR-0050, IR8A, section 3.2), a bounded pool so they recur. */
+function identifierPool(rng: () => number, size: number): string[] {
+  const pool = new Set<string>();
+  while (pool.size < size) {
+    const letter = String.fromCharCode(65 + between(rng, 0, 25));
+    switch (between(rng, 0, 4)) {
+      case 0:
+        pool.add(`Form ${between(rng, 1, 999)}${rng() < 0.5 ? letter : ''}`);
+        break;
+      case 1:
+        pool.add(`ADR-${String(between(rng, 1, 9999)).padStart(4, '0')}`);
+        break;
+      case 2:
+        pool.add(`${letter}${letter === 'I' ? 'R' : 'X'}${between(rng, 1, 99)}${pick(rng, ['A', 'B', 'C', 'E'])}`);
+        break;
+      case 3:
+        pool.add(`section ${between(rng, 1, 40)}.${between(rng, 1, 20)}`);
+        break;
+      default:
+        pool.add(`S${between(rng, 1_000_000, 9_999_999)}${letter}`);
+    }
+  }
+  return [...pool];
+}
+
+interface Corpus {
+  readonly facts: readonly string[];
+  readonly identifiers: ReadonlySet<string>;
+  readonly vocabulary: ReadonlySet<string>;
+}
+
+function generateFacts(n: number, words: readonly string[]): Corpus {
+  const rng = prng(SEED);
+  const word = zipfSampler(words, rng);
+  const ids = identifierPool(rng, 3000);
+  const facts: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const parts: string[] = [];
+    const length = between(rng, 8, 30);
+    for (let j = 0; j < length; j++) parts.push(word());
+    if (rng() < 0.35) parts.splice(between(rng, 1, parts.length), 0, valuePhrase(rng));
+    if (rng() < 0.15) parts.splice(between(rng, 1, parts.length), 0, pick(rng, ids));
+    if (rng() < 0.3) parts.splice(between(rng, 3, parts.length - 1), 0, ',');
+    const first = parts[0] as string;
+    parts[0] = first.charAt(0).toUpperCase() + first.slice(1);
+    facts.push(`${parts.join(' ').replace(/ ,/g, ',')}.`);
+  }
+  return { facts, identifiers: new Set(ids), vocabulary: new Set(words.map((w) => w.toLowerCase())) };
+}
+
+const QUESTION_STOP = new Set(
+  'a an and are as at be by for from has have in is it its of on or that the this to was were will with you your'.split(' '),
+);
+const OPENERS = ['What is', 'How do I', 'Can I', 'How much is', 'When does', 'Who handles', 'How long does', 'Is there', 'What about', 'Does'];
+const SYLLABLES = ['zor', 'vex', 'qua', 'ply', 'thro', 'nix', 'zep', 'kru', 'blo', 'vin', 'dax', 'quo', 'zil', 'fent', 'grob'];
+
+/** An invented word the example vocabulary does not hold. */
+function unknownWord(rng: () => number, vocabulary: ReadonlySet<string>): string {
+  for (;;) {
+    const w = Array.from({ length: between(rng, 2, 3) }, () => pick(rng, SYLLABLES)).join('');
+    if (!vocabulary.has(w)) return w;
+  }
+}
+
+function contentWords(fact: string): string[] {
+  return fact
+    .replace(/[.,]/g, ' ')
+    .split(/\s+/)
+    .filter((w) => w.length >= 3 && !QUESTION_STOP.has(w.toLowerCase()) && !/^\$?\d/.test(w));
+}
+
+function sample<T>(rng: () => number, items: readonly T[], k: number): T[] {
+  const chosen = new Set<number>();
+  while (chosen.size < Math.min(k, items.length)) chosen.add(Math.floor(rng() * items.length));
+  return [...chosen].sort((a, b) => a - b).map((i) => items[i] as T);
+}
+
+/**
+ * Questions over the first n facts: most made of one fact's words (answerable
+ * or near-miss), some mixing two facts (topic known, answer not), some naming
+ * an unknown name or identifier, some entirely off-topic.
+ */
+function generateQuestions(corpus: Corpus, n: number, count: number): string[] {
+  const rng = prng(SEED ^ n);
+  const questions: string[] = [];
+  const fact = (): string => corpus.facts[Math.floor(rng() * n)] as string;
+  while (questions.length < count) {
+    const kind = rng();
+    const opener = pick(rng, OPENERS);
+    const source = fact();
+    let words: string[];
+    if (kind < 0.6) {
+      words = sample(rng, contentWords(source), between(rng, 3, 6));
+      const id = [...corpus.identifiers].find((i) => source.includes(i));
+      if (id && !words.includes(id) && rng() < 0.6) words.push('under', id);
+    } else if (kind < 0.72) {
+      words = [...sample(rng, contentWords(source), 2), ...sample(rng, contentWords(fact()), 2)];
+    } else if (kind < 0.85) {
+      words = sample(rng, contentWords(source), between(rng, 2, 4));
+      const name = unknownWord(rng, corpus.vocabulary);
+      words.splice(between(rng, 0, words.length), 0, name.charAt(0).toUpperCase() + name.slice(1));
+    } else if (kind < 0.95) {
+      words = Array.from({ length: between(rng, 2, 4) }, () => unknownWord(rng, corpus.vocabulary));
+    } else {
+      let id: string;
+      do id = `Form ${between(rng, 1000, 9999)}${String.fromCharCode(65 + between(rng, 0, 25))}`;
+      while (corpus.identifiers.has(id));
+      words = ['the', 'rules', 'for', id];
+    }
+    if (words.length === 0) continue;
+    questions.push(`${opener} ${words.join(' ')}?`);
+  }
+  return questions;
+}
+
+// ---------------------------------------------------------------------------
+// Baseline: a bare BM25 top-k, no stemming, no gate, no store
+
+const BARE_STOP = new Set(
+  'a an and are as at be by can do does for from how i in is it of on or the this to what when who with you your'.split(' '),
+);
+
+function bareTokens(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((t) => t.length > 1 && !BARE_STOP.has(t));
+}
+
+class BareBm25 {
+  private readonly postings = new Map<string, { docs: number[]; tfs: number[] }>();
+  private readonly lengths: Float64Array;
+  private readonly avgdl: number;
+
+  constructor(texts: readonly string[]) {
+    this.lengths = new Float64Array(texts.length);
+    let total = 0;
+    texts.forEach((text, doc) => {
+      const tokens = bareTokens(text);
+      const tf = new Map<string, number>();
+      for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+      for (const [term, n] of tf) {
+        let p = this.postings.get(term);
+        if (!p) this.postings.set(term, (p = { docs: [], tfs: [] }));
+        p.docs.push(doc);
+        p.tfs.push(n);
+      }
+      this.lengths[doc] = tokens.length;
+      total += tokens.length;
+    });
+    this.avgdl = total / Math.max(1, texts.length) || 1;
+  }
+
+  search(question: string, k: number, k1 = 1.2, b = 0.75): number[] {
+    const n = this.lengths.length;
+    const scores = new Float64Array(n);
+    const touched: number[] = [];
+    for (const term of new Set(bareTokens(question))) {
+      const p = this.postings.get(term);
+      if (!p) continue;
+      const idf = Math.log(1 + (n - p.docs.length + 0.5) / (p.docs.length + 0.5));
+      for (let i = 0; i < p.docs.length; i++) {
+        const doc = p.docs[i] as number;
+        const tf = p.tfs[i] as number;
+        if (scores[doc] === 0) touched.push(doc);
+        scores[doc] = (scores[doc] as number) + (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * (this.lengths[doc] as number)) / this.avgdl));
+      }
+    }
+    const best: number[] = [];
+    for (const doc of touched) {
+      const s = scores[doc] as number;
+      if (best.length === k && s <= (scores[best[k - 1] as number] as number)) continue;
+      let i = best.length === k ? k - 1 : best.length;
+      while (i > 0 && (scores[best[i - 1] as number] as number) < s) {
+        best[i] = best[i - 1] as number;
+        i -= 1;
+      }
+      best[i] = doc;
+    }
+    return best;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Measurement
+
+interface Split {
+  total: number[];
+  versionCheck: number[];
+  retrieve: number[];
+  gate: number[];
+  inProcess: number[];
+  answered: number;
+}
+
+/** One ask as ask() runs it, minus telemetry and recording: version check, retrieve, cite, hard gate. */
+async function askOnce(cache: KnowledgeIndexCache, question: string, split: Split | null): Promise<void> {
+  const t0 = performance.now();
+  const index = await cache.get(KB);
+  const t1 = performance.now();
+  const ranked = index.retrieve(question, CONFIG.ask.topK);
+  const t2 = performance.now();
+  const cited = selectCitations(ranked, CONFIG.ask.maxCitations, CONFIG.ask.citeShare);
+  const gate = hardGate({
+    question: analyseQuestion(question),
+    evidence: cited,
+    ranked,
+    vocabulary: index.vocabulary(),
+    thresholds: CONFIG.gate,
+  });
+  const t3 = performance.now();
+  if (!split) return;
+  split.total.push(t3 - t0);
+  split.versionCheck.push(t1 - t0);
+  split.retrieve.push(t2 - t1);
+  split.gate.push(t3 - t2);
+  split.inProcess.push(t3 - t1);
+  if (gate.pass) split.answered += 1;
+}
+
+/** Nearest-rank percentile. */
+function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = Float64Array.from(values).sort();
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[rank - 1] as number;
+}
+
+const r3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+function measureBaseline(texts: readonly string[], questions: readonly string[]): { p50: number; p99: number } {
+  const bare = new BareBm25(texts);
+  let sink = 0;
+  for (const q of questions.slice(0, WARMUP_ASKS)) sink += bare.search(q, CONFIG.ask.topK).length;
+  const times: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const q of questions) {
+      const t0 = performance.now();
+      sink += bare.search(q, CONFIG.ask.topK).length;
+      times.push(performance.now() - t0);
+    }
+  }
+  if (sink < 0) console.error(sink); // keep the work observable
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+async function benchStore(
+  kind: 'pglite' | 'postgres',
+  store: Store,
+  n: number,
+  factsFile: string,
+  texts: readonly string[],
+  questions: readonly string[],
+): Promise<Row> {
+  progress(`${kind} ${n}: ingesting`);
+  const i0 = performance.now();
+  const summary = await ingestPaths(store.db, [factsFile], { kb: KB, onProgress: (m) => progress(`${kind} ${n}: ${m}`) });
+  const ingestMs = performance.now() - i0;
+  if (summary.facts !== n || summary.skipped.length > 0) {
+    throw new Error(`ingest stored ${summary.facts} of ${n} facts; skipped: ${JSON.stringify(summary.skipped.slice(0, 3))}`);
+  }
+
+  const cache = new KnowledgeIndexCache(store.db);
+  const b0 = performance.now();
+  const index = await cache.get(KB);
+  const indexBuildMs = performance.now() - b0;
+  if (index.size !== n) throw new Error(`index holds ${index.size} facts, expected ${n}`);
+  progress(`${kind} ${n}: ingested in ${(ingestMs / 1000).toFixed(1)} s, index built in ${indexBuildMs.toFixed(0)} ms; asking`);
+
+  for (const q of questions.slice(0, WARMUP_ASKS)) await askOnce(cache, q, null);
+  const split: Split = { total: [], versionCheck: [], retrieve: [], gate: [], inProcess: [], answered: 0 };
+  for (let round = 0; round < ROUNDS; round++) for (const q of questions) await askOnce(cache, q, split);
+
+  progress(`${kind} ${n}: rebuild split`);
+  const rebuild = await timeRebuild(store, n);
+  progress(`${kind} ${n}: baseline`);
+  const baseline = measureBaseline(texts, questions);
+  const p50 = percentile(split.total, 50);
+  const p99 = percentile(split.total, 99);
+  return {
+    store: kind,
+    facts: n,
+    p50Ms: r3(p50),
+    p99Ms: r3(p99),
+    baselineP50Ms: r3(baseline.p50),
+    ingestFactsPerSec: r3(n / (ingestMs / 1000)),
+    ratioToBaseline: r3(p50 / baseline.p50),
+    baselineP99Ms: r3(baseline.p99),
+    indexBuildMs: r3(indexBuildMs),
+    indexRowsMs: r3(rebuild.rowsMs),
+    indexConstructMs: r3(rebuild.constructMs),
+    ingestMs: r3(ingestMs),
+    samples: split.total.length,
+    answeredShare: r3(split.answered / split.total.length),
+    versionCheckP50Ms: r3(percentile(split.versionCheck, 50)),
+    versionCheckP99Ms: r3(percentile(split.versionCheck, 99)),
+    retrieveP50Ms: r3(percentile(split.retrieve, 50)),
+    retrieveP99Ms: r3(percentile(split.retrieve, 99)),
+    gateP50Ms: r3(percentile(split.gate, 50)),
+    gateP99Ms: r3(percentile(split.gate, 99)),
+    inProcessP50Ms: r3(percentile(split.inProcess, 50)),
+    inProcessRatioToBaseline: r3(percentile(split.inProcess, 50) / baseline.p50),
+    meetsTarget: n === TARGET.facts ? p50 <= TARGET.p50Ms && p99 <= TARGET.p99Ms : null,
+  };
+}
+
+/** The two halves of KnowledgeIndexCache.load(), timed apart (same query, same constructor). */
+async function timeRebuild(store: Store, n: number): Promise<{ rowsMs: number; constructMs: number }> {
+  const [kb] = await store.db
+    .select({ id: knowledgeBases.id, version: knowledgeBases.currentVersion })
+    .from(knowledgeBases)
+    .where(eq(knowledgeBases.name, KB));
+  if (!kb) throw new Error(`knowledge base "${KB}" vanished`);
+  const t0 = performance.now();
+  const rows = await store.db
+    .select({
+      id: factsTable.id,
+      externalId: factsTable.externalId,
+      text: factsTable.text,
+      heading: factsTable.heading,
+      source: factsTable.source,
+      confidence: factsTable.confidence,
+    })
+    .from(factsTable)
+    .where(and(eq(factsTable.kbId, kb.id), isNull(factsTable.retiredInVersion)))
+    .orderBy(factsTable.id);
+  const t1 = performance.now();
+  const index = new KnowledgeIndex(kb.id, KB, kb.version, rows);
+  const t2 = performance.now();
+  if (index.size !== n) throw new Error(`rebuilt index holds ${index.size} facts, expected ${n}`);
+  return { rowsMs: t1 - t0, constructMs: t2 - t1 };
+}
+
+// ---------------------------------------------------------------------------
+// Stores
+
+/** A throw-away database on the PostgreSQL server, so the bench never touches the one named in the URL. */
+async function createScratchDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `candor_bench_${process.pid}`;
+  const admin = async <T>(run: (client: pg.Client) => Promise<T>): Promise<T> => {
+    const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
+    client.on('error', () => undefined);
+    await client.connect();
+    try {
+      return await run(client);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  };
+  await admin(async (c) => {
+    await c.query(`DROP DATABASE IF EXISTS ${name}`);
+    await c.query(`CREATE DATABASE ${name}`);
+  });
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () =>
+      admin(async (c) => {
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => c.query(`DROP DATABASE IF EXISTS ${name}`));
+      }),
+  };
+}
+
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Main
+
+type Step = () => Promise<void> | void;
+
+/**
+ * What an interrupted run must still undo: scratch databases and temp files.
+ * (Closing stores is skipped then: a pool waits for its busy clients.)
+ */
+const discards = new Set<Step>();
+
+async function runSteps(steps: readonly Step[]): Promise<void> {
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (error) {
+      progress(`cleanup: ${(error as Error).message}`);
+    }
+  }
+}
+
+function progress(message: string): void {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+}
+
+function parseList(value: string | undefined, fallback: string[]): string[] {
+  const items = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return items.length > 0 ? items : fallback;
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const tmp = mkdtempSync(join(tmpdir(), 'candor-bench-'));
+  const removeTmp: Step = () => rmSync(tmp, { recursive: true, force: true });
+  discards.add(removeTmp);
+  try {
+    await run(tmp, started);
+  } finally {
+    discards.delete(removeTmp);
+    removeTmp();
+  }
+}
+
+async function run(tmp: string, started: number): Promise<void> {
+  const maxN = Math.max(...SIZES);
+  progress(`generating ${maxN} facts from the example vocabulary`);
+  const words = corpusVocabulary();
+  const corpus = generateFacts(maxN, words);
+  progress(`vocabulary ${words.length} words; node ${process.version}, ${cpus().length} CPUs, ${(totalmem() / 2 ** 30).toFixed(1)} GiB`);
+
+  const inputs = SIZES.map((n) => {
+    const file = join(tmp, `facts-${n}.jsonl`);
+    const texts = corpus.facts.slice(0, n);
+    writeFileSync(file, texts.map((text, i) => JSON.stringify({ id: `f${i}`, text })).join('\n') + '\n');
+    return { n, file, texts, questions: generateQuestions(corpus, n, QUESTIONS) };
+  });
+  if (process.env.CANDOR_BENCH_SAMPLE) {
+    const last = inputs[inputs.length - 1];
+    for (const text of corpus.facts.slice(0, 5)) progress(`fact: ${text}`);
+    for (const q of last?.questions.slice(0, 15) ?? []) progress(`question: ${q}`);
+  }
+
+  const rows: Row[] = [];
+  const skipped: string[] = [];
+  stores: for (const kind of STORES) {
+    for (const { n, file, texts, questions } of inputs) {
+      // A fresh store per size: close it, then drop / delete it, even on failure.
+      const discard: Step[] = [];
+      const discardAll: Step = () => runSteps(discard);
+      discards.add(discardAll);
+      let store: Store | undefined;
+      try {
+        if (kind === 'pglite') {
+          const dataDir = join(tmp, `pglite-${n}`);
+          discard.push(() => rmSync(dataDir, { recursive: true, force: true }));
+          store = await openStore({ dataDir });
+        } else {
+          let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+          try {
+            scratch = await createScratchDatabase(ADMIN_URL);
+          } catch (error) {
+            const why = `PostgreSQL at ${redact(ADMIN_URL)} is unreachable (${(error as Error).message}); skipped the postgres rows. Set CANDOR_BENCH_DATABASE_URL to a server where you may CREATE DATABASE.`;
+            progress(why);
+            skipped.push(why);
+            continue stores;
+          }
+          discard.push(scratch.drop);
+          store = await openStore({ databaseUrl: scratch.url, dataDir: join(tmp, 'unused') });
+        }
+        const row = await benchStore(kind, store, n, file, texts, questions);
+        rows.push(row);
+        progress(`${kind} ${n}: p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms, bare BM25 p50 ${row.baselineP50Ms} ms`);
+      } finally {
+        discards.delete(discardAll);
+        await store?.close().catch((error: unknown) => progress(`closing ${kind}: ${(error as Error).message}`));
+        await discardAll();
+      }
+    }
+  }
+
+  mkdirSync(dirname(RESULTS), { recursive: true });
+  writeFileSync(RESULTS, `${JSON.stringify(rows, null, 2)}\n`);
+  printTable(rows);
+  for (const line of skipped) console.log(`\nNOTE: ${line}`);
+  console.log(`\nwrote ${RESULTS} (${rows.length} rows) in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
+function printTable(rows: readonly Row[]): void {
+  const head = ['store', 'facts', 'p50 ms', 'p99 ms', 'bare p50', 'ratio', 'version p50', 'retrieve p50', 'gate p50', 'in-proc p50', 'in-proc ratio', 'answered', 'index build ms', 'rows ms', 'construct ms', 'ingest facts/s'];
+  const body = rows.map((r) => [
+    r.store,
+    String(r.facts),
+    r.p50Ms.toFixed(3),
+    r.p99Ms.toFixed(3),
+    r.baselineP50Ms.toFixed(3),
+    `${r.ratioToBaseline.toFixed(1)}×`,
+    r.versionCheckP50Ms.toFixed(3),
+    r.retrieveP50Ms.toFixed(3),
+    r.gateP50Ms.toFixed(3),
+    r.inProcessP50Ms.toFixed(3),
+    `${r.inProcessRatioToBaseline.toFixed(1)}×`,
+    `${(r.answeredShare * 100).toFixed(0)}%`,
+    r.indexBuildMs.toFixed(0),
+    r.indexRowsMs.toFixed(0),
+    r.indexConstructMs.toFixed(0),
+    r.ingestFactsPerSec.toFixed(0),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] as string).length)));
+  const line = (cells: readonly string[]): string => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ');
+  console.log(`\nretrieve + hard gate per ask (${CONFIG.ask.topK} retrieved, ${QUESTIONS} questions × ${ROUNDS}), node ${process.version}, ${cpus().length} CPUs`);
+  console.log(line(head));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of body) console.log(line(row));
+  for (const r of rows.filter((row) => row.meetsTarget !== null)) {
+    console.log(
+      `${r.store} at ${r.facts} facts: target p50 ≤ ${TARGET.p50Ms} ms and p99 ≤ ${TARGET.p99Ms} ms ${r.meetsTarget ? 'MET' : 'MISSED'} (p50 ${r.p50Ms}, p99 ${r.p99Ms})`,
+    );
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    progress(`${signal}: dropping the scratch database and deleting temp files`);
+    // Dropping the database ends connections a transaction still holds; pg then
+    // emits 'error' on that checked-out client, which nothing listens to.
+    process.on('uncaughtException', () => undefined);
+    process.on('unhandledRejection', () => undefined);
+    setTimeout(() => process.exit(130), 10_000).unref();
+    void runSteps([...discards].reverse()).finally(() => process.exit(130));
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exitCode = 1;
+});
