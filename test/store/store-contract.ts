@@ -24,9 +24,8 @@ const MIGRATION_TAGS = (
 ).entries.map((e) => e.tag);
 
 /** Every table the drizzle schema declares: the migrations must create exactly these. */
-const TABLES = Object.values(schema)
-  .filter((t): t is PgTable => is(t, PgTable))
-  .map((t) => getTableName(t))
+const TABLES = (Object.values(schema) as unknown[])
+  .flatMap((t) => (is(t, PgTable) ? [getTableName(t)] : []))
   .sort();
 
 /**
