@@ -15,6 +15,12 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Store {
   readonly db: Db;
   readonly kind: 'pglite' | 'postgres';
+  /**
+   * Runs `fn` only if no other holder (in any replica sharing the database) has
+   * the named lock; returns `{ ran: false }` at once otherwise. The lock goes
+   * with the holder's connection, so a crashed replica never keeps it.
+   */
+  withTryLock<T>(name: string, fn: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }>;
   close(): Promise<void>;
 }
 
@@ -45,7 +51,22 @@ async function openPglite(dataDir: string): Promise<Store> {
   const client = await PGlite.create(dataDir);
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder: MIGRATIONS });
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+  // One process owns a PGlite directory, so an in-process lock is the whole story.
+  const held = new Set<string>();
+  return {
+    db: db as unknown as Db,
+    kind: 'pglite',
+    async withTryLock(name, fn) {
+      if (held.has(name)) return { ran: false };
+      held.add(name);
+      try {
+        return { ran: true, value: await fn() };
+      } finally {
+        held.delete(name);
+      }
+    },
+    close: () => client.close(),
+  };
 }
 
 async function openPostgres(url: string, max: number): Promise<Store> {
@@ -53,7 +74,26 @@ async function openPostgres(url: string, max: number): Promise<Store> {
   pool.on('error', () => undefined); // idle-client errors surface on the next query instead
   const db = drizzlePg(pool, { schema });
   await migrationLock(pool, () => migratePg(db, { migrationsFolder: MIGRATIONS }));
-  return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
+  return {
+    db: db as unknown as Db,
+    kind: 'postgres',
+    async withTryLock(name, fn) {
+      // A session-level advisory lock on a dedicated connection: held for the whole run, released on crash.
+      const client = await pool.connect();
+      try {
+        const { rows } = await client.query<{ ok: boolean }>('select pg_try_advisory_lock(hashtext($1)) as ok', [name]);
+        if (!rows[0]?.ok) return { ran: false };
+        try {
+          return { ran: true, value: await fn() };
+        } finally {
+          await client.query('select pg_advisory_unlock(hashtext($1))', [name]).catch(() => undefined);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
 }
 
 /** Replicas starting together must not race to apply the same migration. */

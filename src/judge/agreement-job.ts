@@ -1,0 +1,102 @@
+import { desc, eq } from 'drizzle-orm';
+import type { CronSchedule } from '../core/schedule/cron.js';
+import type { Log } from '../log.js';
+import { currentLabels, type CurrentLabel } from '../review/label-store.js';
+import type { Store } from '../store/open-store.js';
+import { agreementReports } from '../store/schema.js';
+import { listJudgeSpecs } from './judge-specs.js';
+import { runJudge, type Judge, type JudgeRunResult } from './judge-run.js';
+
+export interface AgreementJobDeps {
+  readonly store: Pick<Store, 'db' | 'withTryLock'>;
+  /** Null without a judge model: the report covers the labels already stored. */
+  readonly judge: Judge | null;
+  /** The pure report builder (src/core/review). */
+  readonly buildReport: (labels: readonly CurrentLabel[]) => object;
+  readonly log?: Log;
+}
+
+export type AgreementRun =
+  | { readonly status: 'created'; readonly runKey: string; readonly report: object; readonly judgeRuns: readonly JudgeRunResult[] }
+  | { readonly status: 'exists'; readonly runKey: string; readonly report: object }
+  | { readonly status: 'busy'; readonly runKey: string };
+
+const LOCK = 'candor.agreement-report';
+
+/**
+ * One agreement report for `runKey`: runs the latest version of every judge on
+ * newly labelled items, then computes and stores the report in one statement.
+ * Exactly one caller across replicas does the work (an advisory lock); a run
+ * key already reported is not reported again; a crash before the insert
+ * leaves no report at all (judge labels already stored are kept and reused).
+ */
+export async function runAgreementReport(deps: AgreementJobDeps, runKey: string): Promise<AgreementRun> {
+  const { db } = deps.store;
+  const locked = await deps.store.withTryLock(LOCK, async (): Promise<AgreementRun> => {
+    const existing = await findReport(deps.store, runKey);
+    if (existing) return { status: 'exists', runKey, report: existing };
+    const judgeRuns: JudgeRunResult[] = [];
+    if (deps.judge) {
+      for (const spec of await listJudgeSpecs(db, { latestOnly: true })) {
+        const run = await runJudge(db, spec, deps.judge);
+        judgeRuns.push(run);
+        if (run.failed.length > 0) deps.log?.('warn', 'judge could not label some items', { spec: run.spec, failed: run.failed.length, first: run.failed[0]?.error });
+      }
+    }
+    const report = { runKey, createdAt: new Date().toISOString(), judgeRuns, ...deps.buildReport(await currentLabels(db)) };
+    const inserted = await db.insert(agreementReports).values({ runKey, report }).onConflictDoNothing().returning({ id: agreementReports.id });
+    if (inserted.length === 0) return { status: 'exists', runKey, report: (await findReport(deps.store, runKey)) ?? report };
+    return { status: 'created', runKey, report, judgeRuns };
+  });
+  return locked.ran ? locked.value : { status: 'busy', runKey };
+}
+
+/** The stored report for a run key, or the newest one when no key is given. */
+export async function findReport(store: Pick<Store, 'db'>, runKey?: string): Promise<object | null> {
+  const query = store.db.select({ report: agreementReports.report }).from(agreementReports);
+  const [row] = runKey ? await query.where(eq(agreementReports.runKey, runKey)) : await query.orderBy(desc(agreementReports.id)).limit(1);
+  return (row?.report as object | undefined) ?? null;
+}
+
+/** The run key of the schedule slot `now` falls in (e.g. "daily:2026-11-23T00:00Z"). */
+export function scheduledRunKey(schedule: CronSchedule, now: Date): string {
+  return `scheduled:${schedule.previous(now).toISOString().slice(0, 16)}Z`;
+}
+
+/**
+ * Runs the report at each slot of the schedule until stopped. Every replica
+ * runs this loop; the lock and the run key make one report per slot.
+ */
+export function scheduleAgreementReports(
+  deps: AgreementJobDeps & { readonly onReport?: (run: Extract<AgreementRun, { status: 'created' }>) => Promise<void> },
+  schedule: CronSchedule,
+  clock: { now: () => Date } = { now: () => new Date() },
+): { stop(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const arm = () => {
+    if (stopped) return;
+    const wait = Math.max(1000, schedule.next(clock.now()).getTime() - clock.now().getTime());
+    // setTimeout caps at ~24.8 days; re-arm in steps for rarer schedules.
+    timer = setTimeout(fire, Math.min(wait, 2 ** 31 - 1));
+    timer.unref();
+  };
+  const fire = async () => {
+    try {
+      const run = await runAgreementReport(deps, scheduledRunKey(schedule, clock.now()));
+      deps.log?.('info', 'agreement report', { status: run.status, runKey: run.runKey });
+      if (run.status === 'created') await deps.onReport?.(run);
+    } catch (error) {
+      deps.log?.('error', 'agreement report failed', { error: (error as Error).message });
+    } finally {
+      arm();
+    }
+  };
+  arm();
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import type { Db } from '../store/open-store.js';
+import { currentLabels, setLabel } from '../review/label-store.js';
+import { loadReviewItems, type ReviewItem } from '../review/review-items.js';
+import { judgeAnnotator, type JudgeSpec } from './judge-specs.js';
+
+/** Applies one judge spec to one item; returns one of the spec's outcomes or throws. */
+export type Judge = (spec: JudgeSpec, item: ReviewItem) => Promise<string>;
+
+export interface JudgeRunResult {
+  readonly spec: string;
+  readonly judged: number;
+  /** Items the judge could not label (model unavailable, invalid output), with why. */
+  readonly failed: readonly { readonly sampleId: number; readonly error: string }[];
+}
+
+/**
+ * Runs a judge spec over every item that humans have labelled for its task and
+ * that this spec version has not labelled yet; stores its labels under
+ * `llm:<name>@<version>`. A failed item is reported, never guessed.
+ */
+export async function runJudge(db: Db, spec: JudgeSpec, judge: Judge, options: { limit?: number } = {}): Promise<JudgeRunResult> {
+  const annotator = judgeAnnotator(spec);
+  const labels = await currentLabels(db, { task: spec.task });
+  const humanLabelled = new Set(labels.filter((l) => !l.annotator.startsWith('llm:')).map((l) => l.sampleId));
+  const done = new Set(labels.filter((l) => l.annotator === annotator).map((l) => l.sampleId));
+  const todo = [...humanLabelled].filter((id) => !done.has(id)).sort((a, b) => a - b).slice(0, options.limit ?? Infinity);
+  const items = await loadReviewItems(db, todo);
+  const failed: { sampleId: number; error: string }[] = [];
+  let judged = 0;
+  for (const item of items) {
+    if (spec.task === 'factuality' && item.decision !== 'answer') continue;
+    try {
+      const value = await judge(spec, item);
+      if (!spec.outcomes.includes(value)) throw new Error(`"${value}" is not one of ${spec.outcomes.join(', ')}`);
+      await setLabel(db, { sampleId: item.sampleId, task: spec.task, annotator, value, via: 'judge' });
+      judged += 1;
+    } catch (error) {
+      failed.push({ sampleId: item.sampleId, error: (error as Error).message });
+    }
+  }
+  return { spec: annotator, judged, failed };
+}

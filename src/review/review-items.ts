@@ -1,0 +1,80 @@
+import { eq, inArray } from 'drizzle-orm';
+import type { EvidenceView } from '../ask/decision.js';
+import type { Verdict } from '../core/gate/types.js';
+import type { Db } from '../store/open-store.js';
+import { interactions, reviewSamples } from '../store/schema.js';
+
+/** What a reviewer (or a judge) sees of a sampled interaction. */
+export interface ReviewItem {
+  readonly sampleId: number;
+  readonly interactionId: number;
+  readonly channel: string;
+  readonly question: string;
+  readonly decision: 'answer' | 'abstain';
+  /** The answer, or the refusal text the user saw. */
+  readonly reply: string;
+  /** The deciding reason code of a refusal. */
+  readonly reason: string | null;
+  readonly verdicts: readonly Verdict[];
+  readonly evidence: readonly EvidenceView[];
+  readonly postRef: string | null;
+  readonly stratum: string;
+}
+
+const COLUMNS = {
+  sampleId: reviewSamples.id,
+  interactionId: interactions.id,
+  channel: interactions.channel,
+  question: interactions.question,
+  decision: interactions.decision,
+  answer: interactions.answer,
+  reason: interactions.reason,
+  verdicts: interactions.verdicts,
+  evidence: interactions.evidence,
+  postRef: reviewSamples.postRef,
+  stratum: reviewSamples.stratum,
+};
+
+/** The review items for these samples (unknown ids are left out). */
+export async function loadReviewItems(db: Db, sampleIds: readonly number[]): Promise<ReviewItem[]> {
+  if (sampleIds.length === 0) return [];
+  const rows = await db
+    .select(COLUMNS)
+    .from(reviewSamples)
+    .innerJoin(interactions, eq(interactions.id, reviewSamples.interactionId))
+    .where(inArray(reviewSamples.id, [...sampleIds]))
+    .orderBy(reviewSamples.id);
+  return rows.map(toItem);
+}
+
+/** The sample a posted card belongs to ("channel|ts" in Slack, "conversation|activity" in Teams). */
+export async function findSampleByPost(db: Db, postRef: string): Promise<ReviewItem | null> {
+  const [row] = await db
+    .select(COLUMNS)
+    .from(reviewSamples)
+    .innerJoin(interactions, eq(interactions.id, reviewSamples.interactionId))
+    .where(eq(reviewSamples.postRef, postRef));
+  return row ? toItem(row) : null;
+}
+
+function toItem(row: {
+  sampleId: number;
+  interactionId: number;
+  channel: string;
+  question: string;
+  decision: string | null;
+  answer: string | null;
+  reason: string | null;
+  verdicts: unknown;
+  evidence: unknown;
+  postRef: string | null;
+  stratum: string;
+}): ReviewItem {
+  return {
+    ...row,
+    decision: row.decision === 'answer' ? 'answer' : 'abstain',
+    reply: row.answer ?? '',
+    verdicts: (row.verdicts ?? []) as Verdict[],
+    evidence: (row.evidence ?? []) as EvidenceView[],
+  };
+}
