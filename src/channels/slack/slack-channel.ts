@@ -3,6 +3,7 @@ import type { Config } from '../../config.js';
 import { CandorError } from '../../errors.js';
 import type { App as CandorApp } from '../../main.js';
 import type { Route } from '../http/api-routes.js';
+import { createAnswerQueue } from '../chat/answer-queue.js';
 import { answerOnce, EVENT_ATTR, type AnswerOnceDeps, type Reply } from './answer-once.js';
 import { boltLogger } from './bolt-logger.js';
 import { renderSlackReply } from './render-slack-reply.js';
@@ -23,6 +24,8 @@ export interface SlackChannelOptions {
   readonly retries?: number;
   /** Web API request timeout. @default 10000 */
   readonly timeoutMs?: number;
+  /** Answers worked on at once; more wait in arrival order behind their acknowledgements. @default 4 */
+  readonly answerConcurrency?: number;
 }
 
 export interface SlackChannel {
@@ -74,24 +77,21 @@ export async function startSlackChannel(host: SlackHost, options: SlackChannelOp
     userHashSalt: host.config.telemetry.userHashSalt,
     kb: host.config.kb.defaultName,
   };
-  const inFlight = new Set<Promise<unknown>>();
+  const answers = createAnswerQueue(options.answerConcurrency ?? 4);
   const reaction = { delayMs: options.reactionDelayMs ?? 1500, name: options.reaction ?? 'hourglass_flowing_sand', log: host.log };
 
   const onEvent = async ({ body, context, client }: { body: unknown; context: { retryNum?: number }; client: webApi.WebClient }) => {
     const parsed = slackInbound(body, auth.userId);
     if (!parsed.ok) return void host.log('debug', 'slack: event ignored', { reason: parsed.ignored });
     const q = parsed.question;
-    const work = answerOnce(deps, q.inbound, {
-      attributes: { [EVENT_ATTR.retryNum]: context.retryNum ?? 0, 'candor.slack.direct': q.direct },
-      working: () => workingReaction(client, { channel: q.message.channel, timestamp: q.message.ts }, reaction),
-      deliver: (reply) => postReply(client, q, reply, host.log),
-    });
-    inFlight.add(work);
-    try {
-      await work;
-    } finally {
-      inFlight.delete(work);
-    }
+    // Bolt has acknowledged the event already; the answer runs behind it, so a burst is acked at once.
+    void answers.push(() =>
+      answerOnce(deps, q.inbound, {
+        attributes: { [EVENT_ATTR.retryNum]: context.retryNum ?? 0, 'candor.slack.direct': q.direct },
+        working: () => workingReaction(client, { channel: q.message.channel, timestamp: q.message.ts }, reaction),
+        deliver: (reply) => postReply(client, q, reply, host.log),
+      }),
+    );
   };
   bolt.event('app_mention', onEvent);
   bolt.event('message', onEvent);
@@ -115,8 +115,7 @@ export async function startSlackChannel(host: SlackHost, options: SlackChannelOp
     bot: { userId: auth.userId, team: auth.team },
     async stop(graceMs = 10_000) {
       if (mode === 'socket') await bolt.stop().catch(() => undefined);
-      const grace = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
-      await Promise.race([Promise.allSettled([...inFlight]), grace]);
+      await answers.drain(graceMs);
     },
   };
 }
