@@ -47,6 +47,20 @@ export const settingsSchema = z.object({
   MICROSOFT_APP_TENANT_ID: z.string().min(1).optional(),
   MICROSOFT_APP_TYPE: z.enum(['MultiTenant', 'SingleTenant', 'UserAssignedMSI']).default('MultiTenant'),
   CANDOR_TEAMS_ALLOW_ANONYMOUS: bool.default(false),
+  // LLM: OpenAI (OPENAI_API_KEY), any OpenAI-compatible server (OPENAI_BASE_URL), or Azure OpenAI (AZURE_OPENAI_*).
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.url().optional(),
+  AZURE_OPENAI_ENDPOINT: z.url().optional(),
+  AZURE_OPENAI_API_KEY: z.string().min(1).optional(),
+  AZURE_OPENAI_DEPLOYMENT: z.string().min(1).optional(),
+  AZURE_OPENAI_API_VERSION: z.string().min(1).default('2024-10-21'),
+  CANDOR_CHAT_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  CANDOR_JUDGE_MODEL: z.string().min(1).optional(),
+  CANDOR_EMBEDDING_MODEL: z.string().min(1).optional(),
+  CANDOR_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+  CANDOR_LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  CANDOR_LLM_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+  CANDOR_LLM_STRUCTURED: z.enum(['auto', 'json_schema', 'json_object']).default('auto'),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -76,6 +90,8 @@ export interface Config {
   readonly slack: SlackSettings | null;
   /** Null when the Teams channel is off. */
   readonly teams: TeamsSettings | null;
+  /** Null in extractive mode (no model configured). */
+  readonly llm: LlmSettings | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -127,6 +143,7 @@ export function toConfig(s: Settings): Config {
     logLevel: s.LOG_LEVEL,
     slack: slackSettings(s),
     teams: teamsSettings(s),
+    llm: llmSettings(s),
   };
 }
 
@@ -175,6 +192,51 @@ export interface TeamsSettings {
   readonly tenantId: string | undefined;
   readonly appType: Settings['MICROSOFT_APP_TYPE'];
   readonly allowAnonymous: boolean;
+}
+
+export interface LlmSettings {
+  readonly provider: 'openai' | 'openai-compatible' | 'azure';
+  readonly apiKey: string | undefined;
+  readonly baseUrl: string | undefined;
+  readonly azure: { readonly endpoint: string; readonly deployment: string; readonly apiVersion: string } | undefined;
+  readonly chatModel: string;
+  readonly judgeModel: string;
+  readonly embeddingModel: string | undefined;
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+  readonly concurrency: number;
+  /** How to ask for JSON: a JSON schema (structured outputs), plain JSON mode, or schema first with a fallback. */
+  readonly structured: Settings['CANDOR_LLM_STRUCTURED'];
+}
+
+/** An LLM is configured by any of: OPENAI_API_KEY, OPENAI_BASE_URL, AZURE_OPENAI_ENDPOINT. */
+function llmSettings(s: Settings): LlmSettings | null {
+  const common = {
+    chatModel: s.CANDOR_CHAT_MODEL,
+    judgeModel: s.CANDOR_JUDGE_MODEL ?? s.CANDOR_CHAT_MODEL,
+    embeddingModel: s.CANDOR_EMBEDDING_MODEL,
+    timeoutMs: s.CANDOR_LLM_TIMEOUT_MS,
+    maxRetries: s.CANDOR_LLM_MAX_RETRIES,
+    concurrency: s.CANDOR_LLM_CONCURRENCY,
+    structured: s.CANDOR_LLM_STRUCTURED,
+  };
+  if (s.AZURE_OPENAI_ENDPOINT) {
+    const missing = [
+      ...(s.AZURE_OPENAI_API_KEY ? [] : ['  AZURE_OPENAI_API_KEY: missing (the key of the Azure OpenAI resource)']),
+      ...(s.AZURE_OPENAI_DEPLOYMENT ? [] : ['  AZURE_OPENAI_DEPLOYMENT: missing (the name of the chat model deployment)']),
+    ];
+    if (missing.length > 0) throw new CandorError('config_invalid', `Invalid configuration:\n${missing.join('\n')}`);
+    return {
+      provider: 'azure',
+      apiKey: s.AZURE_OPENAI_API_KEY,
+      baseUrl: undefined,
+      azure: { endpoint: s.AZURE_OPENAI_ENDPOINT, deployment: s.AZURE_OPENAI_DEPLOYMENT as string, apiVersion: s.AZURE_OPENAI_API_VERSION },
+      ...common,
+    };
+  }
+  if (s.OPENAI_BASE_URL) return { provider: 'openai-compatible', apiKey: s.OPENAI_API_KEY, baseUrl: s.OPENAI_BASE_URL, azure: undefined, ...common };
+  if (s.OPENAI_API_KEY) return { provider: 'openai', apiKey: s.OPENAI_API_KEY, baseUrl: undefined, azure: undefined, ...common };
+  return null;
 }
 
 function slackSettings(s: Settings): SlackSettings | null {
