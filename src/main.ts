@@ -4,6 +4,7 @@ import { createAsk, type Ask } from './ask/ask-service.js';
 import { createInteractionRecorder } from './ask/record-interaction.js';
 import type { Config } from './config.js';
 import { KnowledgeIndexCache } from './kb/knowledge-index.js';
+import { createLlm, type Llm } from './llm/llm-client.js';
 import { createLog, type Log } from './log.js';
 import { openStore, type Store } from './store/open-store.js';
 import { setupTelemetry, type Telemetry } from './telemetry/setup-telemetry.js';
@@ -14,6 +15,8 @@ export interface App {
   readonly store: Store;
   readonly indexes: KnowledgeIndexCache;
   readonly ask: Ask;
+  /** The configured model, or null in extractive mode. */
+  readonly llm: Llm | null;
   readonly log: Log;
   close(): Promise<void>;
 }
@@ -45,12 +48,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
   const indexes = new KnowledgeIndexCache(store.db);
   const recorder = createInteractionRecorder(store.db, config.telemetry.userHashSalt);
-  const ask = createAsk({ config, indexes, recorder, log });
+  const llm = config.llm ? createLlm(config.llm) : null;
+  const ask = createAsk({ config, indexes, recorder, log, llm });
   return {
     config,
     store,
     indexes,
     ask,
+    llm,
     log,
     async close() {
       await store.close();

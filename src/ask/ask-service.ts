@@ -12,6 +12,10 @@ import { withSpan, withSpanSync } from '../telemetry/with-span.js';
 import type { Decision, EvidenceView } from './decision.js';
 import type { Log } from '../log.js';
 import type { InteractionRecorder } from './record-interaction.js';
+import { checkGrounding } from '../core/gate/grounding.js';
+import { ANSWER_PROMPT_REF, groundedAnswer } from '../llm/grounded-answer.js';
+import type { Llm } from '../llm/llm-client.js';
+import { LlmFailure } from '../llm/llm-failure.js';
 
 export interface AskRequest {
   readonly question: string;
@@ -31,6 +35,8 @@ export interface AskOptions {
 
 export interface AskDeps {
   readonly config: Pick<Config, 'ask' | 'gate' | 'kb' | 'telemetry'>;
+  /** The model behind the gate; absent or null: extractive mode. */
+  readonly llm?: Llm | null;
   readonly indexes: KnowledgeIndexCache;
   readonly recorder: InteractionRecorder;
   readonly now?: () => number;
@@ -50,6 +56,7 @@ export function createAsk(deps: AskDeps): Ask {
   const now = deps.now ?? (() => performance.now());
   const asks = meter.createCounter(METRIC.asks, { description: 'Questions asked, by decision, reason and channel' });
   const duration = meter.createHistogram(METRIC.askDuration, { unit: 'ms', description: 'Time to decide an ask' });
+  const avoided = meter.createCounter(METRIC.llmCallsAvoided, { description: 'Questions the hard gate refused before any model call' });
 
   return async (request, options = {}) => {
     const started = now();
@@ -61,11 +68,15 @@ export function createAsk(deps: AskDeps): Ask {
       span.setAttribute(ATTR.questionLength, cleaned.text.length);
       if (deps.config.telemetry.traceContent) span.setAttribute(ATTR.question, cleaned.text);
       const traceId = span.spanContext().traceId;
-      let decision: Omit<Decision, 'latencyMs' | 'interactionId' | 'traceId'>;
+      let decision: Decided;
       let index: KnowledgeIndex | undefined;
       try {
         index = await deps.indexes.get(kbName);
-        decision = decide(index, cleaned.text, options, deps.config);
+        decision = await decide(index, cleaned.text, options, deps);
+        if (deps.llm && decision.decision === 'abstain' && isHardLayer(decision.reasons[0]?.layer)) {
+          avoided.add(1, { channel: request.channel });
+          span.setAttribute(ATTR.llmCallAvoided, true);
+        }
       } catch (error) {
         if (error instanceof CandorError && error.code === 'kb_not_found') throw error;
         span.recordException(error as Error);
@@ -92,12 +103,10 @@ export function createAsk(deps: AskDeps): Ask {
   };
 }
 
-function decide(
-  index: KnowledgeIndex,
-  question: string,
-  options: AskOptions,
-  config: AskDeps['config'],
-): Omit<Decision, 'latencyMs' | 'interactionId' | 'traceId'> {
+type Decided = Omit<Decision, 'latencyMs' | 'interactionId' | 'traceId'>;
+
+async function decide(index: KnowledgeIndex, question: string, options: AskOptions, deps: AskDeps): Promise<Decided> {
+  const config = deps.config;
   const exclude = index.resolveExternalIds(options.exclude ?? []).keys;
   const ranked = withSpanSync(SPAN.retrieve, { [ATTR.topK]: config.ask.topK, [ATTR.excluded]: exclude.size }, (span) => {
     const hits = index.retrieve(question, config.ask.topK, exclude);
@@ -136,11 +145,59 @@ function decide(
       kb,
     };
   }
+  if (deps.llm) return generate(deps.llm, question, ranked, gate.verdicts, kb, config.telemetry.traceContent);
   const answer = withSpanSync(SPAN.answer, {}, () => formatExtractiveAnswer(cited));
   return { decision: 'answer', answer, reasons: gate.verdicts, evidence: cited.map(view), nearbyTopics: [], refusal: null, kb };
 }
 
-function unavailable(kbName: string, version: number): Omit<Decision, 'latencyMs' | 'interactionId' | 'traceId'> {
+/**
+ * The LLM layers, after the hard gate has passed: the model's own
+ * answerability judgement (soft refusal) and a grounded answer in one call,
+ * then the grounding check. Any model failure is an honest refusal.
+ */
+async function generate(
+  llm: Llm,
+  question: string,
+  shown: readonly EvidenceFact[],
+  hard: readonly Verdict[],
+  kb: Decided['kb'],
+  traceContent: boolean,
+): Promise<Decided> {
+  const generation = { model: llm.chatModel, prompt: ANSWER_PROMPT_REF };
+  const refuse = (verdict: Verdict): Decided => ({
+    decision: 'abstain',
+    answer: null,
+    reasons: [verdict, ...hard],
+    evidence: [],
+    nearbyTopics: nearbyTopics(shown),
+    refusal: formatRefusal(verdict, shown),
+    kb,
+    generation,
+  });
+  return withSpan(SPAN.answer, { [ATTR.answerMode]: 'llm' }, async () => {
+    let draft;
+    try {
+      draft = await groundedAnswer(llm, question, shown, { traceContent });
+    } catch (error) {
+      if (!(error instanceof LlmFailure)) throw error;
+      return refuse({ layer: 'llm', pass: false, code: error.code, detail: error.message });
+    }
+    if (!draft.answerable) {
+      return refuse({ layer: 'llm', pass: false, code: 'llm_unanswerable', detail: `the model judged the facts do not answer it: ${draft.reasoning.slice(0, 500)}` });
+    }
+    const llmVerdict: Verdict = { layer: 'llm', pass: true, code: null, detail: 'the model judged the facts answer it' };
+    const grounding = checkGrounding(draft, shown);
+    if (!grounding.pass) return refuse({ ...grounding, detail: grounding.detail });
+    const cited = [...new Set(draft.citations)].map((n) => shown[n - 1] as EvidenceFact);
+    return { decision: 'answer', answer: draft.answer, reasons: [...hard, llmVerdict, grounding], evidence: cited.map(view), nearbyTopics: [], refusal: null, kb, generation };
+  });
+}
+
+function isHardLayer(layer: string | undefined): boolean {
+  return (HARD_LAYER_NAMES as readonly string[]).includes(layer ?? '');
+}
+
+function unavailable(kbName: string, version: number): Decided {
   const verdict: Verdict = { layer: 'system', pass: false, code: 'unavailable', detail: 'the knowledge base could not be read' };
   return {
     decision: 'abstain',
@@ -157,7 +214,7 @@ function view(fact: EvidenceFact): EvidenceView {
   return { factId: fact.externalId ?? String(fact.factId), text: fact.text, source: fact.source, score: round(fact.score) };
 }
 
-function annotate(span: Span, decision: Omit<Decision, 'latencyMs' | 'interactionId' | 'traceId'>): void {
+function annotate(span: Span, decision: Decided): void {
   const top = decision.reasons.find((r) => r.layer === 'relevance')?.score;
   span.setAttributes({
     [ATTR.decision]: decision.decision,

@@ -24,4 +24,6 @@ export interface Decision {
   readonly traceId: string;
   readonly latencyMs: number;
   readonly interactionId: number | null;
+  /** With a model configured: which model and prompt (id@version) decided. Absent in extractive mode. */
+  readonly generation?: { readonly model: string; readonly prompt: string };
 }

@@ -45,6 +45,8 @@ export function createInteractionRecorder(db: Db, salt: string): InteractionReco
           verdicts: decision.reasons,
           evidence: decision.evidence,
           topScore: decision.reasons.find((r) => r.layer === 'relevance')?.score ?? null,
+          model: decision.generation?.model ?? null,
+          promptVersion: decision.generation?.prompt ?? null,
           traceId,
           latencyMs,
         })

@@ -17,6 +17,8 @@ export const ATTR = {
   hits: 'candor.retrieve.hits',
   topK: 'candor.retrieve.top_k',
   excluded: 'candor.retrieve.excluded',
+  answerMode: 'candor.answer.mode',
+  llmCallAvoided: 'candor.llm.call_avoided',
 } as const;
 
 export const SPAN = {
@@ -30,4 +32,5 @@ export const SPAN = {
 export const METRIC = {
   asks: 'candor.asks',
   askDuration: 'candor.ask.duration',
+  llmCallsAvoided: 'candor.llm.calls_avoided',
 } as const;

@@ -55,6 +55,8 @@ export async function completeInteraction(db: Db, id: number, decision: Decision
       verdicts: decision.reasons,
       evidence: decision.evidence,
       topScore: decision.reasons.find((r) => r.layer === 'relevance')?.score ?? null,
+      model: decision.generation?.model ?? null,
+      promptVersion: decision.generation?.prompt ?? null,
       traceId: decision.traceId,
       latencyMs: decision.latencyMs,
     })

@@ -1,0 +1,135 @@
+import { metrics, type Span } from '@opentelemetry/api';
+import OpenAI from 'openai';
+import type { z } from 'zod';
+import { withSpan } from '../telemetry/with-span.js';
+import type { Llm } from './llm-client.js';
+import { LlmFailure } from './llm-failure.js';
+
+export interface JsonCall<T> {
+  readonly model: string;
+  readonly system: string;
+  readonly user: string;
+  /** Name and JSON Schema for structured outputs. */
+  readonly schemaName: string;
+  readonly jsonSchema: Record<string, unknown>;
+  /** Validates what comes back, whichever way it was asked for. */
+  readonly schema: z.ZodType<T>;
+  /** Put the prompt and the completion on the span (CANDOR_TRACE_CONTENT). */
+  readonly traceContent?: boolean;
+}
+
+const meter = metrics.getMeter('candor');
+const tokenUsage = meter.createHistogram('gen_ai.client.token.usage', { unit: '{token}', description: 'Tokens used per model call, by type' });
+const operationDuration = meter.createHistogram('gen_ai.client.operation.duration', { unit: 's', description: 'Duration of model calls' });
+
+/** Servers that refused a JSON schema once are asked in JSON mode from then on. */
+const schemaRefused = new WeakSet<OpenAI>();
+
+/**
+ * One chat completion that must return a JSON object matching `schema`, as a
+ * `chat <model>` span with the OpenTelemetry GenAI attributes. Structured
+ * outputs (a JSON schema) are used where the server supports them; JSON mode
+ * and strict validation otherwise. Every failure is an LlmFailure: nothing
+ * from an unusable output gets through.
+ */
+export async function chatJson<T>(llm: Llm, call: JsonCall<T>): Promise<T> {
+  return llm.limit(() =>
+    withSpan(`chat ${call.model}`, {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': llm.providerName,
+      'gen_ai.system': llm.provider === 'azure' ? 'azure.ai.openai' : 'openai',
+      'gen_ai.request.model': call.model,
+      'gen_ai.output.type': 'json',
+    }, async (span) => {
+      const started = performance.now();
+      const attrs = { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': llm.providerName, 'gen_ai.request.model': call.model };
+      try {
+        const mode = llm.structured === 'json_object' || (llm.structured === 'auto' && schemaRefused.has(llm.client)) ? 'json_object' : 'json_schema';
+        let completion;
+        try {
+          completion = await create(llm, call, mode);
+        } catch (error) {
+          if (mode === 'json_schema' && llm.structured === 'auto' && rejectsSchema(error)) {
+            schemaRefused.add(llm.client);
+            span.addEvent('structured outputs refused; retrying in JSON mode');
+            completion = await create(llm, call, 'json_object');
+          } else {
+            throw error;
+          }
+        }
+        return read(completion, call, span, attrs);
+      } catch (error) {
+        const failure = toFailure(error);
+        span.setAttribute('error.type', failure.code);
+        throw failure;
+      } finally {
+        operationDuration.record((performance.now() - started) / 1000, attrs);
+      }
+    }),
+  );
+}
+
+function create<T>(llm: Llm, call: JsonCall<T>, mode: 'json_schema' | 'json_object') {
+  return llm.client.chat.completions.create({
+    model: call.model,
+    temperature: 0,
+    messages: [
+      { role: 'system', content: call.system },
+      { role: 'user', content: call.user },
+    ],
+    response_format:
+      mode === 'json_schema'
+        ? { type: 'json_schema', json_schema: { name: call.schemaName, strict: true, schema: call.jsonSchema } }
+        : { type: 'json_object' },
+  });
+}
+
+function read<T>(completion: OpenAI.Chat.Completions.ChatCompletion, call: JsonCall<T>, span: Span, attrs: Record<string, string>): T {
+  const choice = completion.choices[0];
+  span.setAttributes({
+    'gen_ai.response.model': completion.model,
+    'gen_ai.response.id': completion.id,
+    'gen_ai.response.finish_reasons': completion.choices.map((c) => c.finish_reason ?? 'unknown'),
+  });
+  if (completion.usage) {
+    span.setAttributes({ 'gen_ai.usage.input_tokens': completion.usage.prompt_tokens, 'gen_ai.usage.output_tokens': completion.usage.completion_tokens });
+    const withModel = { ...attrs, 'gen_ai.response.model': completion.model };
+    tokenUsage.record(completion.usage.prompt_tokens, { ...withModel, 'gen_ai.token.type': 'input' });
+    tokenUsage.record(completion.usage.completion_tokens, { ...withModel, 'gen_ai.token.type': 'output' });
+  }
+  if (!choice) throw new LlmFailure('invalid_output', 'the model returned no choices');
+  if (choice.message.refusal) throw new LlmFailure('invalid_output', 'the model refused to answer');
+  if (choice.finish_reason === 'length') throw new LlmFailure('invalid_output', 'the output was cut off (finish_reason "length")');
+  if (choice.finish_reason === 'content_filter') throw new LlmFailure('invalid_output', 'the output was withheld by a content filter');
+  const content = choice.message.content ?? '';
+  if (call.traceContent) span.setAttribute('gen_ai.completion', content);
+  let json: unknown;
+  try {
+    json = JSON.parse(stripFence(content));
+  } catch {
+    throw new LlmFailure('invalid_output', 'the output is not JSON');
+  }
+  const parsed = call.schema.safeParse(json);
+  if (!parsed.success) {
+    throw new LlmFailure('invalid_output', `the output does not match the schema: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'value'} ${i.message}`).join('; ')}`);
+  }
+  return parsed.data;
+}
+
+/** Some servers wrap JSON mode output in a Markdown fence; nothing else is forgiven. */
+function stripFence(text: string): string {
+  const fenced = /^\s*```(?:json)?\s*\n([\s\S]*?)\n```\s*$/.exec(text);
+  return fenced ? (fenced[1] as string) : text;
+}
+
+function rejectsSchema(error: unknown): boolean {
+  return error instanceof OpenAI.APIError && error.status === 400 && /response_format|json_schema|structured/i.test(error.message);
+}
+
+function toFailure(error: unknown): LlmFailure {
+  if (error instanceof LlmFailure) return error;
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return new LlmFailure('llm_unavailable', 'the model did not answer in time', { cause: error });
+  if (error instanceof OpenAI.APIConnectionError) return new LlmFailure('llm_unavailable', 'the model endpoint could not be reached', { cause: error });
+  if (error instanceof OpenAI.APIError) return new LlmFailure('llm_unavailable', `the model endpoint answered ${error.status ?? 'an error'}`, { cause: error });
+  return new LlmFailure('llm_unavailable', (error as Error).message, { cause: error });
+}

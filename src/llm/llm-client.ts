@@ -1,0 +1,77 @@
+import OpenAI, { AzureOpenAI } from 'openai';
+import type { LlmSettings } from '../config.js';
+
+/** The configured model endpoint: one client, the model names, and a bound on calls in flight. */
+export interface Llm {
+  readonly client: OpenAI;
+  readonly provider: LlmSettings['provider'];
+  /** `gen_ai.provider.name`: "openai", "azure.ai.openai", or the compatible server's host. */
+  readonly providerName: string;
+  readonly chatModel: string;
+  readonly judgeModel: string;
+  readonly embeddingModel: string | undefined;
+  readonly structured: LlmSettings['structured'];
+  /** Runs `fn` when fewer than CANDOR_LLM_CONCURRENCY calls are in flight. */
+  limit<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * Builds the client from settings. Timeouts and retries are the openai
+ * package's own: each request times out after CANDOR_LLM_TIMEOUT_MS and
+ * 408/409/429/5xx and connection errors are retried CANDOR_LLM_MAX_RETRIES
+ * times with exponential backoff, honouring Retry-After.
+ */
+export function createLlm(settings: LlmSettings): Llm {
+  const common = { timeout: settings.timeoutMs, maxRetries: settings.maxRetries };
+  const client =
+    settings.provider === 'azure' && settings.azure
+      ? new AzureOpenAI({
+          ...common,
+          endpoint: settings.azure.endpoint,
+          deployment: settings.azure.deployment,
+          apiVersion: settings.azure.apiVersion,
+          apiKey: settings.apiKey,
+        })
+      : new OpenAI({
+          ...common,
+          // Local servers (Ollama, vLLM) ignore the key, but the client insists on one.
+          apiKey: settings.apiKey ?? 'not-needed',
+          baseURL: settings.baseUrl ?? 'https://api.openai.com/v1',
+          organization: null,
+          project: null,
+        });
+  return {
+    client,
+    provider: settings.provider,
+    providerName: settings.provider === 'azure' ? 'azure.ai.openai' : settings.provider === 'openai' ? 'openai' : hostOf(settings.baseUrl),
+    chatModel: settings.provider === 'azure' && settings.azure ? settings.azure.deployment : settings.chatModel,
+    judgeModel: settings.judgeModel,
+    embeddingModel: settings.embeddingModel,
+    structured: settings.structured,
+    limit: concurrencyLimit(settings.concurrency),
+  };
+}
+
+function hostOf(url: string | undefined): string {
+  try {
+    return url ? new URL(url).host : 'openai-compatible';
+  } catch {
+    return 'openai-compatible';
+  }
+}
+
+/** A counting semaphore: at most `n` calls run at once, the rest wait in order. */
+export function concurrencyLimit(n: number): <T>(fn: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (fn) => {
+    if (running >= n) await new Promise<void>((resolve) => waiting.push(resolve));
+    running += 1;
+    try {
+      return await fn();
+    } finally {
+      running -= 1;
+      waiting.shift()?.();
+    }
+  };
+}

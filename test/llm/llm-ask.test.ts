@@ -1,0 +1,179 @@
+import { eq } from 'drizzle-orm';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ingestPaths } from '../../src/kb/ingest/ingest.js';
+import { buildApp, type App } from '../../src/main.js';
+import { interactions } from '../../src/store/schema.js';
+import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
+import { completion, factNumber, FAKE_MODEL, reply, startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.js';
+
+// The real `openai` client and the real ask path; only the model vendor is faked, at HTTP.
+// One file of its own: the OpenTelemetry global tracer provider can be registered once per process.
+
+const LEAVE = 'How many days of annual leave do full-time staff receive?';
+const UNKNOWN = 'What does ADR-0050 say about parking?';
+
+describe('the LLM behind the gate', () => {
+  const exporter = new InMemorySpanExporter();
+  const processor = new SimpleSpanProcessor(exporter);
+  const files = tempFiles({ 'handbook.jsonl': jsonl(HANDBOOK_FACTS) });
+  let fake: FakeOpenAi;
+  let app: App;
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAi();
+    const config = testConfig({
+      OPENAI_BASE_URL: fake.baseUrl,
+      OPENAI_API_KEY: 'sk-test-not-a-secret',
+      CANDOR_CHAT_MODEL: 'gpt-test',
+      CANDOR_LLM_TIMEOUT_MS: '400',
+      CANDOR_LLM_MAX_RETRIES: '2',
+    });
+    app = await buildApp(config, { spanProcessors: [processor] });
+    await ingestPaths(app.store.db, [files.path('handbook.jsonl')], { kb: 'handbook' });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await fake?.close();
+    files.cleanup();
+  });
+  beforeEach(() => {
+    fake.server.calls.length = 0;
+    exporter.reset();
+  });
+
+  const ask = (question: string) => app.ask({ question, kb: 'handbook', channel: 'test' });
+  const row = async (id: number | null) => (await app.store.db.select().from(interactions).where(eq(interactions.id, id as number)))[0];
+
+  it('delivers a grounded answer in its own words, citing exactly the facts it used', async () => {
+    fake.script((call) => reply(true, 'Full-time staff get 18 days of annual leave each calendar year.', [factNumber(call, '18 days')]));
+    const d = await ask(LEAVE);
+    expect(d.decision).toBe('answer');
+    expect(d.answer).toBe('Full-time staff get 18 days of annual leave each calendar year.');
+    expect(d.evidence.map((e) => e.factId)).toEqual(['HB-1']);
+    expect(d.generation).toEqual({ model: 'gpt-test', prompt: expect.stringMatching(/^answer@/) });
+    // The model saw the question and only the retrieved facts, numbered with sources, and was asked for a JSON schema.
+    const [call] = fake.chatCalls();
+    const body = call!.body as { model: string; response_format: { type: string; json_schema: { name: string } }; messages: { role: string; content: string }[] };
+    expect(body.model).toBe('gpt-test');
+    expect(body.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'grounded_answer' } });
+    expect(body.messages[1]!.content).toContain(`Question: ${LEAVE}`);
+    expect(body.messages[1]!.content).toMatch(/\[1\] .+ \(source: handbook#\w+\)/);
+    expect(body.messages[1]!.content).not.toContain('fire assembly point');
+    const stored = await row(d.interactionId);
+    expect(stored).toMatchObject({ decision: 'answer', model: 'gpt-test', promptVersion: d.generation!.prompt });
+  });
+
+  it('abstains as llm_unanswerable when the model says the facts do not answer it', async () => {
+    fake.script(reply(false, '', [], 'No fact states the leave entitlement for part-time staff.'));
+    const d = await ask(LEAVE);
+    expect(d).toMatchObject({ decision: 'abstain', answer: null, evidence: [] });
+    expect(d.reasons[0]).toMatchObject({ layer: 'llm', code: 'llm_unanswerable' });
+    expect(d.refusal).toContain("The facts I found don't answer this question.");
+    expect((await row(d.interactionId))?.reason).toBe('llm_unanswerable');
+  });
+
+  it('abstains as ungrounded when the answer cites a fact that was not retrieved', async () => {
+    fake.script(reply(true, 'Full-time staff get 18 days of annual leave.', [9]));
+    const d = await ask(LEAVE);
+    expect(d.decision).toBe('abstain');
+    expect(d.reasons[0]).toMatchObject({ layer: 'grounding', code: 'ungrounded', detail: expect.stringContaining('[9]') });
+    expect(d.answer).toBeNull();
+  });
+
+  it('abstains as ungrounded when the answer states a number the cited facts do not', async () => {
+    fake.script((call) => reply(true, 'Full-time staff get 21 days of annual leave.', [factNumber(call, '18 days')]));
+    const d = await ask(LEAVE);
+    expect(d.reasons[0]).toMatchObject({ code: 'ungrounded', detail: expect.stringContaining('"21"') });
+    expect(JSON.stringify(d)).not.toContain('21 days');
+  });
+
+  it('malformed JSON is invalid_output, and nothing of it reaches the user', async () => {
+    fake.script(completion('Sure! Staff get 18 days {answerable: true'));
+    const d = await ask(LEAVE);
+    expect(d.reasons[0]).toMatchObject({ layer: 'llm', code: 'invalid_output' });
+    expect(d.refusal).toContain("I can't answer that right now");
+    expect(JSON.stringify({ answer: d.answer, refusal: d.refusal })).not.toContain('Sure!');
+    expect((await row(d.interactionId))?.reason).toBe('invalid_output');
+  });
+
+  it('output that does not match the schema, or was cut off, is invalid_output', async () => {
+    fake.script(completion(JSON.stringify({ answerable: 'yes', answer: 'x', citations: [1] })));
+    expect((await ask(LEAVE)).reasons[0]).toMatchObject({ code: 'invalid_output', detail: expect.stringContaining('schema') });
+    fake.script((call) => completion(JSON.stringify({ answerable: true, reasoning: '', answer: 'Staff get 18 days', citations: [factNumber(call, '18 days')] }), { finish: 'length' }));
+    expect((await ask(LEAVE)).reasons[0]).toMatchObject({ code: 'invalid_output', detail: expect.stringContaining('cut off') });
+  });
+
+  it('a 500 after every retry is llm_unavailable; the client retried', async () => {
+    const error = { status: 500, body: { error: { message: 'upstream exploded', type: 'server_error' } } };
+    fake.script(error, error, error);
+    const d = await ask(LEAVE);
+    expect(d.reasons[0]).toMatchObject({ layer: 'llm', code: 'llm_unavailable' });
+    expect(fake.chatCalls()).toHaveLength(3); // 1 + CANDOR_LLM_MAX_RETRIES
+    expect((await row(d.interactionId))?.reason).toBe('llm_unavailable');
+  });
+
+  it('a 429 then success answers, after waiting the Retry-After', async () => {
+    fake.script(
+      { status: 429, headers: { 'retry-after-ms': '300' }, body: { error: { message: 'slow down', type: 'rate_limit_exceeded' } } },
+      (call) => reply(true, 'Full-time staff get 18 days of annual leave.', [factNumber(call, '18 days')]),
+    );
+    const d = await ask(LEAVE);
+    expect(d.decision).toBe('answer');
+    const [first, second] = fake.chatCalls();
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(280);
+  });
+
+  it('a hang past the timeout is llm_unavailable within a bounded time', async () => {
+    const hang = { delayMs: 2000, ...reply(true, 'too late', [1]) };
+    fake.script(hang, hang, hang);
+    const started = Date.now();
+    const d = await ask(LEAVE);
+    expect(d.reasons[0]).toMatchObject({ code: 'llm_unavailable', detail: expect.stringContaining('in time') });
+    // 3 attempts × 400 ms timeout plus backoff: well under the 6 s the hangs would take.
+    expect(Date.now() - started).toBeLessThan(4000);
+  });
+
+  it('a question the hard gate refuses makes no model call', async () => {
+    const d = await ask(UNKNOWN);
+    expect(d.reasons[0]).toMatchObject({ code: 'unknown_entity' });
+    expect(fake.chatCalls()).toHaveLength(0);
+    await processor.forceFlush();
+    const root = exporter.getFinishedSpans().find((s) => s.name === 'candor.ask');
+    expect(root?.attributes['candor.llm.call_avoided']).toBe(true);
+  });
+
+  it('falls back to JSON mode when the server refuses a JSON schema', async () => {
+    fake.script(
+      { status: 400, body: { error: { message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.", type: 'invalid_request_error' } } },
+      (call) => reply(true, 'Full-time staff get 18 days of annual leave.', [factNumber(call, '18 days')]),
+      (call) => reply(true, 'Full-time staff get 18 days of annual leave.', [factNumber(call, '18 days')]),
+    );
+    expect((await ask(LEAVE)).decision).toBe('answer');
+    const formats = fake.chatCalls().map((c) => (c.body.response_format as { type: string }).type);
+    expect(formats).toEqual(['json_schema', 'json_object']);
+    // Remembered: the next call goes straight to JSON mode.
+    expect((await ask(LEAVE)).decision).toBe('answer');
+    expect((fake.chatCalls()[2]!.body.response_format as { type: string }).type).toBe('json_object');
+  });
+
+  it('each model call is a child span with the GenAI attributes and the token counts the server reported', async () => {
+    fake.script((call) => completion(JSON.stringify({ answerable: true, reasoning: 'Fact 1.', answer: 'Full-time staff get 18 days of annual leave.', citations: [factNumber(call, '18 days')] }), { usage: { input: 321, output: 45 } }));
+    await ask(LEAVE);
+    await processor.forceFlush();
+    const spans = exporter.getFinishedSpans();
+    const chat = spans.find((s) => s.name === 'chat gpt-test');
+    const answer = spans.find((s) => s.name === 'candor.answer');
+    expect(chat?.parentSpanContext?.spanId).toBe(answer?.spanContext().spanId);
+    expect(chat?.attributes).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.request.model': 'gpt-test',
+      'gen_ai.response.model': FAKE_MODEL,
+      'gen_ai.usage.input_tokens': 321,
+      'gen_ai.usage.output_tokens': 45,
+      'gen_ai.response.finish_reasons': ['stop'],
+    });
+    // No question or completion text on spans unless CANDOR_TRACE_CONTENT is on.
+    expect(JSON.stringify(spans.map((s) => s.attributes))).not.toContain('annual leave');
+  });
+});
