@@ -123,7 +123,7 @@ describe('candor CLI', () => {
     const run = await candor(['eval', 'loo', '--kb', 'cpf', '--questions', questions, '--json'], env);
     expect(run.code, run.stderr).toBe(0);
     const report = onlyJson(run) as {
-      summary: { n: number; fullAnswered: number; fullAnsweredWithFact: number; looAbstained: number; fullRefusedBy: Record<string, number>; looRefusedBy: Record<string, number> };
+      summary: { n: number; fullAnswered: number; fullAnsweredWithFact: number; looAbstained: number; fullRefusedBy: Record<string, number>; looRefusedBy: Record<string, number>; hardGateRefusals: number };
       items: { id: string; full: { decision: string; evidenceFactIds: string[] }; loo: { decision: string; evidenceFactIds: string[] } }[];
     };
     expect(Object.keys(report).sort()).toEqual(['items', 'summary']);
@@ -136,6 +136,9 @@ describe('candor CLI', () => {
     expect(summary.looAbstained).toBe(share(items.filter((i) => i.loo.decision === 'abstain').length));
     const looRefusals = Object.values(summary.looRefusedBy).reduce((a, b) => a + b, 0);
     expect(looRefusals).toBe(items.filter((i) => i.loo.decision === 'abstain').length);
+    // In extractive mode every refusal is a hard-gate refusal: each would be a model call avoided.
+    const fullRefusals = Object.values(summary.fullRefusedBy).reduce((a, b) => a + b, 0);
+    expect(summary.hardGateRefusals).toBe(fullRefusals + looRefusals);
     // With its fact left out, an item never cites that fact.
     for (const item of items) expect(item.loo.evidenceFactIds).not.toContain(item.id);
     // The clearest case: answered from its own fact, refused without it.

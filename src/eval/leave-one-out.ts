@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Ask } from '../ask/ask-service.js';
+import { HARD_LAYER_NAMES } from '../core/gate/hard-gate.js';
 import type { Verdict } from '../core/gate/types.js';
 import { CandorError } from '../errors.js';
 import type { KnowledgeIndexCache } from '../kb/knowledge-index.js';
@@ -23,6 +24,11 @@ export interface LooReport {
     /** How often each reason code decided a refusal, per run. */
     readonly fullRefusedBy: Record<string, number>;
     readonly looRefusedBy: Record<string, number>;
+    /**
+     * Asks (of the 2n) that the hard gate refused: with a model configured, each
+     * is a model call avoided. Counted the same in extractive mode.
+     */
+    readonly hardGateRefusals: number;
   };
   readonly items: LooItem[];
 }
@@ -84,6 +90,8 @@ export async function runLeaveOneOut(
   return { summary: summarise(items, questions), items };
 }
 
+const HARD: ReadonlySet<string> = new Set(HARD_LAYER_NAMES);
+
 function summarise(items: readonly LooItem[], questions: readonly LooQuestion[]): LooReport['summary'] {
   const n = items.length;
   const factOf = new Map(questions.map((q) => [q.id, q.factId]));
@@ -100,5 +108,6 @@ function summarise(items: readonly LooItem[], questions: readonly LooQuestion[])
     looAbstained: share(items.filter((i) => i.loo.decision === 'abstain').length),
     fullRefusedBy: tally(items.map((i) => i.full)),
     looRefusedBy: tally(items.map((i) => i.loo)),
+    hardGateRefusals: items.flatMap((i) => [i.full, i.loo]).filter((run) => run.decision === 'abstain' && HARD.has(run.reasons[0]?.layer ?? '')).length,
   };
 }
