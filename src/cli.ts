@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from './config.js';
 import { CandorError } from './errors.js';
 import { buildApp, type App } from './main.js';
+import { embedMissingFacts, type EmbedSummary } from './kb/embed-facts.js';
 import { ingestPaths, kbStatus, type IngestSummary } from './kb/ingest/ingest.js';
 import { readLooQuestions, runLeaveOneOut } from './eval/leave-one-out.js';
 import { serve } from './serve.js';
@@ -44,8 +45,9 @@ export async function main(argv: string[]): Promise<number> {
       if (args.positionals.length === 0) return usage('ingest needs at least one PATH');
       return withApp(config, async (app) => {
         const summary = await ingestPaths(app.store.db, args.positionals, { kb, onProgress: progress });
-        printIngest(summary, args.values.json);
-        return summary.documents === 0 && summary.skipped.length > 0 ? 1 : 0;
+        const embeddings = await embedAfterIngest(app, kb);
+        printIngest(embeddings.summary ? { ...summary, embeddings: embeddings.summary } : summary, args.values.json);
+        return (summary.documents === 0 && summary.skipped.length > 0) || embeddings.failed ? 1 : 0;
       });
     case 'ask': {
       const question = args.positionals.join(' ');
@@ -93,6 +95,23 @@ async function ensureExampleKb(app: App, kb: string): Promise<void> {
   progress(`knowledge base "${kb}" is empty: ingesting the example documents in ${EXAMPLE_KB.join(', ')}`);
   const summary = await ingestPaths(app.store.db, EXAMPLE_KB, { kb, onProgress: progress });
   printIngest(summary, false, process.stderr);
+  await embedAfterIngest(app, kb);
+}
+
+/**
+ * With an embedding model configured, embeds the facts that have none yet.
+ * A failure keeps the facts (retrieval stays lexical for them) and says how to resume.
+ */
+async function embedAfterIngest(app: App, kb: string): Promise<{ summary?: EmbedSummary; failed: boolean }> {
+  if (!app.llm?.embeddingModel) return { failed: false };
+  try {
+    const summary = await embedMissingFacts(app.store.db, app.llm, kb, { onProgress: progress });
+    if (summary.embedded > 0) progress(`embedded ${summary.embedded} facts with ${summary.model}`);
+    return { summary, failed: false };
+  } catch (error) {
+    progress(`facts are stored, but embedding them failed (${(error as Error).message}); run the same ingest again to resume`);
+    return { failed: true };
+  }
 }
 
 async function withApp(config: Config, run: (app: App) => Promise<number>, opts: { keepOpen?: boolean } = {}): Promise<number> {
@@ -122,7 +141,7 @@ function render(d: Decision): string {
   return d.decision === 'answer' ? (d.answer ?? '') : `I don't know. ${d.refusal ?? ''}`;
 }
 
-function printIngest(s: IngestSummary, json: boolean, out: NodeJS.WritableStream = process.stdout): void {
+function printIngest(s: IngestSummary & { embeddings?: EmbedSummary }, json: boolean, out: NodeJS.WritableStream = process.stdout): void {
   if (json) return void out.write(`${JSON.stringify(s)}\n`);
   out.write(
     `knowledge base "${s.kb.name}" is at version ${s.kb.version}: ${s.documents} documents (${s.added} added, ${s.changed} changed, ${s.unchanged} unchanged), ` +

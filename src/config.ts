@@ -30,6 +30,8 @@ export const settingsSchema = z.object({
   CANDOR_MIN_MARGIN: fraction.default(0.2),
   CANDOR_CHECK_ENTITIES: bool.default(true),
   CANDOR_CHECK_ANSWER_TYPE: bool.default(true),
+  CANDOR_RELEVANCE_SIGNAL: z.enum(['lexical', 'cosine']).default('lexical'),
+  CANDOR_MIN_COSINE: fraction.default(0.5),
   CANDOR_TRACE_CONTENT: bool.default(false),
   CANDOR_TRACE_EXPORTER: z.enum(['none', 'console', 'otlp']).optional(),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
@@ -77,6 +79,8 @@ export interface Config {
     readonly minMargin: number;
     readonly checkEntities: boolean;
     readonly checkAnswerType: boolean;
+    readonly relevanceSignal: 'lexical' | 'cosine';
+    readonly minCosine: number;
   };
   readonly telemetry: {
     readonly exporter: 'none' | 'console' | 'otlp';
@@ -132,6 +136,8 @@ export function toConfig(s: Settings): Config {
       minMargin: s.CANDOR_MIN_MARGIN,
       checkEntities: s.CANDOR_CHECK_ENTITIES,
       checkAnswerType: s.CANDOR_CHECK_ANSWER_TYPE,
+      relevanceSignal: s.CANDOR_RELEVANCE_SIGNAL,
+      minCosine: s.CANDOR_MIN_COSINE,
     },
     telemetry: {
       exporter: s.CANDOR_TRACE_EXPORTER ?? (s.OTEL_EXPORTER_OTLP_ENDPOINT ? 'otlp' : 'none'),

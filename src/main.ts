@@ -46,7 +46,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await telemetry?.shutdown();
     throw error;
   }
-  const indexes = new KnowledgeIndexCache(store.db);
+  const indexes = new KnowledgeIndexCache(store.db, config.llm?.embeddingModel);
   const recorder = createInteractionRecorder(store.db, config.telemetry.userHashSalt);
   const llm = config.llm ? createLlm(config.llm) : null;
   const ask = createAsk({ config, indexes, recorder, log, llm });

@@ -16,6 +16,7 @@ import { checkGrounding } from '../core/gate/grounding.js';
 import { ANSWER_PROMPT_REF, groundedAnswer } from '../llm/grounded-answer.js';
 import type { Llm } from '../llm/llm-client.js';
 import { LlmFailure } from '../llm/llm-failure.js';
+import { embedTexts } from '../llm/embed.js';
 
 export interface AskRequest {
   readonly question: string;
@@ -108,8 +109,9 @@ type Decided = Omit<Decision, 'latencyMs' | 'interactionId' | 'traceId'>;
 async function decide(index: KnowledgeIndex, question: string, options: AskOptions, deps: AskDeps): Promise<Decided> {
   const config = deps.config;
   const exclude = index.resolveExternalIds(options.exclude ?? []).keys;
-  const ranked = withSpanSync(SPAN.retrieve, { [ATTR.topK]: config.ask.topK, [ATTR.excluded]: exclude.size }, (span) => {
-    const hits = index.retrieve(question, config.ask.topK, exclude);
+  const queryVector = await embedQuestion(deps, index, question);
+  const ranked = withSpanSync(SPAN.retrieve, { [ATTR.topK]: config.ask.topK, [ATTR.excluded]: exclude.size, [ATTR.vector]: queryVector !== undefined }, (span) => {
+    const hits = index.retrieve(question, config.ask.topK, exclude, queryVector);
     span.setAttribute(ATTR.hits, hits.length);
     return hits;
   });
@@ -191,6 +193,21 @@ async function generate(
     const cited = [...new Set(draft.citations)].map((n) => shown[n - 1] as EvidenceFact);
     return { decision: 'answer', answer: draft.answer, reasons: [...hard, llmVerdict, grounding], evidence: cited.map(view), nearbyTopics: [], refusal: null, kb, generation };
   });
+}
+
+/**
+ * The question's embedding when the KB has fact embeddings. A failure here
+ * costs only the vector half of retrieval: the lexical half still answers.
+ */
+async function embedQuestion(deps: AskDeps, index: KnowledgeIndex, question: string): Promise<Float32Array | undefined> {
+  if (!deps.llm?.embeddingModel || !index.hasVectors) return undefined;
+  try {
+    const [vector] = await embedTexts(deps.llm, [question]);
+    return vector;
+  } catch (error) {
+    deps.log?.('warn', 'question embedding failed; retrieving lexically', { error: (error as Error).message });
+    return undefined;
+  }
 }
 
 function isHardLayer(layer: string | undefined): boolean {

@@ -1,5 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { Bm25Index } from '../core/retrieval/bm25-index.js';
+import { reciprocalRankFusion, topByCosine } from '../core/retrieval/fusion.js';
+import { loadEmbeddings } from './embed-facts.js';
 import { identifierTags } from '../core/text/analyse-question.js';
 import type { EvidenceFact, Vocabulary } from '../core/gate/types.js';
 import { CandorError } from '../errors.js';
@@ -26,6 +28,8 @@ export class KnowledgeIndex {
     readonly name: string,
     readonly version: number,
     rows: readonly StoredFact[],
+    /** Unit-length fact embeddings for vector retrieval (empty: lexical only). */
+    readonly vectors: ReadonlyMap<number, Float32Array> = new Map(),
   ) {
     for (const row of rows) {
       this.byId.set(row.id, row);
@@ -52,25 +56,43 @@ export class KnowledgeIndex {
     return { keys, unknown };
   }
 
-  /** Ranked evidence with L2R scores (similarity × confidence), best first. */
-  retrieve(question: string, k: number, exclude: ReadonlySet<number> = new Set()): EvidenceFact[] {
+  /** True when facts have embeddings, so a question vector can be used. */
+  get hasVectors(): boolean {
+    return this.vectors.size > 0;
+  }
+
+  /**
+   * Ranked evidence with L2R scores (lexical similarity × confidence), best
+   * first. With a question vector, the lexical and the vector rankings are
+   * fused by reciprocal rank fusion; each fact keeps its lexical score (what
+   * the gate's thresholds mean) and gets its cosine similarity.
+   */
+  retrieve(question: string, k: number, exclude: ReadonlySet<number> = new Set(), queryVector?: Float32Array): EvidenceFact[] {
     // Over-fetch so that re-ranking by confidence cannot drop a better-scored fact.
     const hits = this.bm25.search(question, k * 2, exclude);
-    const evidence = hits.map((hit) => {
-      const fact = this.byId.get(hit.key) as StoredFact;
-      return {
-        factId: fact.id,
-        externalId: fact.externalId,
-        text: fact.text,
-        source: fact.source,
-        heading: fact.heading,
-        confidence: fact.confidence,
-        similarity: hit.normalised,
-        score: hit.normalised * fact.confidence,
-        terms: this.bm25.termsOf(fact.id),
-      };
-    });
-    return evidence.sort((a, b) => b.score - a.score).slice(0, k);
+    const lexical = hits.map((hit) => this.evidence(hit.key, hit.normalised)).sort((a, b) => b.score - a.score);
+    if (!queryVector || this.vectors.size === 0) return lexical.slice(0, k);
+    const near = topByCosine(this.vectors, queryVector, k * 2, exclude);
+    const cosineOf = new Map(near.map((n) => [n.key, n.cosine]));
+    const lexicalOf = new Map(lexical.map((e) => [e.factId, e]));
+    return reciprocalRankFusion([lexical.map((e) => e.factId), near.map((n) => n.key)])
+      .slice(0, k)
+      .map(({ key }) => ({ ...(lexicalOf.get(key) ?? this.evidence(key, 0)), cosine: cosineOf.get(key) ?? cosine(this.vectors.get(key), queryVector) }));
+  }
+
+  private evidence(key: number, similarity: number): EvidenceFact {
+    const fact = this.byId.get(key) as StoredFact;
+    return {
+      factId: fact.id,
+      externalId: fact.externalId,
+      text: fact.text,
+      source: fact.source,
+      heading: fact.heading,
+      confidence: fact.confidence,
+      similarity,
+      score: similarity * fact.confidence,
+      terms: this.bm25.termsOf(fact.id),
+    };
   }
 
   /** The KB's vocabulary as the gate sees it, with excluded facts taken out. */
@@ -89,7 +111,11 @@ export class KnowledgeIndex {
 export class KnowledgeIndexCache {
   private readonly cache = new Map<string, Promise<KnowledgeIndex>>();
 
-  constructor(private readonly db: Db) {}
+  /** `embeddingModel`: load that model's fact embeddings with each version (vector retrieval). */
+  constructor(
+    private readonly db: Db,
+    private readonly embeddingModel?: string,
+  ) {}
 
   async get(name: string): Promise<KnowledgeIndex> {
     const [kb] = await this.db
@@ -121,6 +147,14 @@ export class KnowledgeIndexCache {
       .from(facts)
       .where(and(eq(facts.kbId, kbId), isNull(facts.retiredInVersion)))
       .orderBy(facts.id);
-    return new KnowledgeIndex(kbId, name, version, rows);
+    const vectors = this.embeddingModel ? await loadEmbeddings(this.db, kbId, this.embeddingModel) : new Map<number, Float32Array>();
+    return new KnowledgeIndex(kbId, name, version, rows, vectors);
   }
+}
+
+function cosine(v: Float32Array | undefined, q: Float32Array): number {
+  if (!v || v.length !== q.length) return 0;
+  let dot = 0;
+  for (let i = 0; i < v.length; i++) dot += (v[i] as number) * (q[i] as number);
+  return dot;
 }

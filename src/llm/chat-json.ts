@@ -126,7 +126,7 @@ function rejectsSchema(error: unknown): boolean {
   return error instanceof OpenAI.APIError && error.status === 400 && /response_format|json_schema|structured/i.test(error.message);
 }
 
-function toFailure(error: unknown): LlmFailure {
+export function toFailure(error: unknown): LlmFailure {
   if (error instanceof LlmFailure) return error;
   if (error instanceof OpenAI.APIConnectionTimeoutError) return new LlmFailure('llm_unavailable', 'the model did not answer in time', { cause: error });
   if (error instanceof OpenAI.APIConnectionError) return new LlmFailure('llm_unavailable', 'the model endpoint could not be reached', { cause: error });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  primaryKey,
   bigserial,
   customType,
   doublePrecision,
@@ -185,4 +186,18 @@ export const agreementReports = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('agreement_reports_run_key').on(t.runKey)],
+);
+
+/** Embeddings of facts, per model: written after ingestion in batches, so a failed run resumes where it stopped. */
+export const factEmbeddings = pgTable(
+  'fact_embeddings',
+  {
+    factId: integer('fact_id')
+      .notNull()
+      .references(() => facts.id),
+    model: text('model').notNull(),
+    vector: real('vector').array().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.factId, t.model] })],
 );

@@ -18,6 +18,7 @@ export const ATTR = {
   topK: 'candor.retrieve.top_k',
   excluded: 'candor.retrieve.excluded',
   answerMode: 'candor.answer.mode',
+  vector: 'candor.retrieve.vector',
   llmCallAvoided: 'candor.llm.call_avoided',
 } as const;
 

@@ -7,6 +7,8 @@ export interface FakeOpenAi {
   readonly baseUrl: string;
   /** The next calls' responses, in order; each step may look at the request. */
   script(...steps: Step[]): void;
+  /** The next embeddings requests fail with these responses (then embeddings work again). */
+  failEmbeddings(...responses: FakeResponse[]): void;
   /** Chat completion requests received. */
   chatCalls(): RecordedCall[];
   close(): Promise<void>;
@@ -16,7 +18,21 @@ export type Step = FakeResponse | ((call: RecordedCall) => FakeResponse);
 
 export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   const queue: Step[] = [];
+  const embeddingFailures: FakeResponse[] = [];
   const server = await startFakeServer((call) => {
+    if (call.path === '/v1/embeddings') {
+      const failing = embeddingFailures.shift();
+      if (failing) return failing;
+      const input = call.body.input as string[];
+      return {
+        body: {
+          object: 'list',
+          model: String(call.body.model),
+          data: input.map((text, index) => ({ object: 'embedding', index, embedding: conceptVector(text) })),
+          usage: { prompt_tokens: input.join(' ').split(/\s+/).length, total_tokens: input.join(' ').split(/\s+/).length },
+        },
+      };
+    }
     if (call.path !== '/v1/chat/completions') return { status: 404, body: { error: { message: `no route ${call.path}`, type: 'invalid_request_error' } } };
     const step = queue.shift();
     if (!step) return { status: 500, body: { error: { message: 'fake OpenAI: no scripted response left', type: 'server_error' } } };
@@ -26,6 +42,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     server,
     baseUrl: `${server.url}/v1`,
     script: (...steps) => void queue.push(...steps),
+    failEmbeddings: (...responses) => void embeddingFailures.push(...responses),
     chatCalls: () => server.callsTo('/v1/chat/completions'),
     close: () => server.close(),
   };
@@ -61,4 +78,24 @@ export function factNumber(call: RecordedCall, text: string): number {
   const n = line ? /^\[(\d+)\]/.exec(line)?.[1] : undefined;
   if (!n) throw new Error(`the prompt holds no fact with "${text}"`);
   return Number(n);
+}
+
+/**
+ * A deterministic stand-in for an embedding model: one dimension per concept,
+ * counting the concept's words (synonyms included) in the text, so that
+ * "vacation" lands near "annual leave" as a real model would place it.
+ */
+const CONCEPTS: readonly (readonly string[])[] = [
+  ['leave', 'holiday', 'vacation', 'days off'],
+  ['parking', 'car park', 'permit'],
+  ['canteen', 'breakfast', 'lunch', 'food'],
+  ['laptop', 'computer', 'it service'],
+  ['expense', 'receipt', 'reimburse'],
+  ['fire', 'assembly', 'evacuat'],
+  ['medical', 'sick', 'doctor'],
+  ['staff', 'employee', 'worker'],
+];
+export function conceptVector(text: string): number[] {
+  const lower = text.toLowerCase();
+  return [...CONCEPTS.map((words) => words.reduce((n, w) => n + (lower.split(w).length - 1), 0)), 0.05];
 }

@@ -15,16 +15,22 @@ export const noEvidenceLayer: GateLayer = ({ evidence }) =>
     ? pass('evidence', `${evidence.length} facts retrieved`)
     : { layer: 'evidence', pass: false, code: 'no_evidence', detail: 'nothing in the knowledge base matches the question' };
 
-/** L2R hard refusal: the best fact's similarity × confidence must reach α. */
+/**
+ * L2R hard refusal: the best fact's similarity × confidence must reach α.
+ * With embeddings and the cosine signal chosen, the similarity is the cosine
+ * to the question's embedding, against its own α.
+ */
 export const relevanceLayer: GateLayer = ({ evidence, thresholds }) => {
-  const top = Math.max(0, ...evidence.map((fact) => fact.score));
-  const threshold = thresholds.minRelevance;
-  if (top >= threshold) return pass('relevance', 'the best match is close enough', round(top), threshold);
+  const useCosine = thresholds.relevanceSignal === 'cosine' && evidence.some((fact) => fact.cosine !== undefined);
+  const top = Math.max(0, ...evidence.map((fact) => (useCosine ? (fact.cosine ?? 0) * fact.confidence : fact.score)));
+  const threshold = useCosine ? (thresholds.minCosine ?? 0.5) : thresholds.minRelevance;
+  const signal = useCosine ? ' (cosine)' : '';
+  if (top >= threshold) return pass('relevance', `the best match is close enough${signal}`, round(top), threshold);
   return {
     layer: 'relevance',
     pass: false,
     code: 'low_relevance',
-    detail: 'the closest facts match too little of the question',
+    detail: `the closest facts match too little of the question${signal}`,
     score: round(top),
     threshold,
   };

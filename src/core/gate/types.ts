@@ -50,6 +50,8 @@ export interface EvidenceFact {
   readonly similarity: number;
   /** L2R relevance: similarity × confidence. */
   readonly score: number;
+  /** Cosine similarity to the question's embedding, when vector retrieval is on. */
+  readonly cosine?: number;
   readonly terms: ReadonlySet<string>;
 }
 
@@ -72,6 +74,10 @@ export interface GateThresholds {
   readonly checkEntities: boolean;
   /** Refuse how-much/when/who questions whose evidence holds no such value. */
   readonly checkAnswerType: boolean;
+  /** What the relevance layer compares: the lexical L2R score (default) or, with embeddings, cosine × confidence. */
+  readonly relevanceSignal?: 'lexical' | 'cosine';
+  /** α for the cosine signal. */
+  readonly minCosine?: number;
 }
 
 export interface GateInput {

@@ -25,6 +25,14 @@ describe('noEvidenceLayer', () => {
 });
 
 describe('relevanceLayer (L2R: similarity × confidence against α)', () => {
+  it('uses cosine × confidence against its own α when asked to and embeddings are present', () => {
+    const withCosine = { ...fact(PREMIUM, 0.1), cosine: 0.62 };
+    const thresholds = { ...THRESHOLDS, relevanceSignal: 'cosine' as const, minCosine: 0.6 };
+    expect(relevanceLayer(input('q', [withCosine], KB, { thresholds }))).toMatchObject({ pass: true, score: 0.62, threshold: 0.6 });
+    expect(relevanceLayer(input('q', [{ ...withCosine, cosine: 0.59 }], KB, { thresholds }))).toMatchObject({ pass: false, code: 'low_relevance' });
+    // Without embeddings the lexical score and α apply, whatever the setting.
+    expect(relevanceLayer(input('q', [fact(PREMIUM, 0.1)], KB, { thresholds }))).toMatchObject({ pass: false, threshold: 0.3 });
+  });
   it('passes at α and refuses just below it', () => {
     expect(relevanceLayer(input('q', [fact(PREMIUM, 0.3)], KB))).toMatchObject({ pass: true, score: 0.3, threshold: 0.3 });
     expect(relevanceLayer(input('q', [fact(PREMIUM, 0.299)], KB))).toMatchObject({ pass: false, code: 'low_relevance' });
