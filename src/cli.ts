@@ -4,7 +4,8 @@ import { loadConfig, type Config } from './config.js';
 import { CandorError } from './errors.js';
 import { buildApp, type App } from './main.js';
 import { embedMissingFacts, type EmbedSummary } from './kb/embed-facts.js';
-import { ingestPaths, kbStatus, type IngestSummary } from './kb/ingest/ingest.js';
+import { ingestPaths, kbStatus, type IngestOptions, type IngestSummary } from './kb/ingest/ingest.js';
+import { extractFacts } from './llm/extract-facts.js';
 import { readLooQuestions, runLeaveOneOut } from './eval/leave-one-out.js';
 import { serve } from './serve.js';
 import type { Decision } from './ask/decision.js';
@@ -44,7 +45,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'ingest':
       if (args.positionals.length === 0) return usage('ingest needs at least one PATH');
       return withApp(config, async (app) => {
-        const summary = await ingestPaths(app.store.db, args.positionals, { kb, onProgress: progress });
+        const summary = await ingestPaths(app.store.db, args.positionals, { kb, onProgress: progress, ...extraction(app) });
         const embeddings = await embedAfterIngest(app, kb);
         printIngest(embeddings.summary ? { ...summary, embeddings: embeddings.summary } : summary, args.values.json);
         return (summary.documents === 0 && summary.skipped.length > 0) || embeddings.failed ? 1 : 0;
@@ -93,9 +94,16 @@ async function ensureExampleKb(app: App, kb: string): Promise<void> {
   const status = await kbStatus(app.store.db, kb);
   if (status && status.facts > 0) return;
   progress(`knowledge base "${kb}" is empty: ingesting the example documents in ${EXAMPLE_KB.join(', ')}`);
-  const summary = await ingestPaths(app.store.db, EXAMPLE_KB, { kb, onProgress: progress });
+  const summary = await ingestPaths(app.store.db, EXAMPLE_KB, { kb, onProgress: progress, ...extraction(app) });
   printIngest(summary, false, process.stderr);
   await embedAfterIngest(app, kb);
+}
+
+/** LLM fact extraction when CANDOR_FACT_EXTRACTION=llm (config guarantees a model then). */
+function extraction(app: App): Pick<IngestOptions, 'extractFacts'> {
+  const llm = app.llm;
+  if (app.config.kb.factExtraction !== 'llm' || !llm) return {};
+  return { extractFacts: (passage) => extractFacts(llm, passage) };
 }
 
 /**

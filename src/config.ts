@@ -63,6 +63,7 @@ export const settingsSchema = z.object({
   CANDOR_LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   CANDOR_LLM_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
   CANDOR_LLM_STRUCTURED: z.enum(['auto', 'json_schema', 'json_object']).default('auto'),
+  CANDOR_FACT_EXTRACTION: z.enum(['sentences', 'llm']).default('sentences'),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -70,7 +71,7 @@ export type Settings = z.infer<typeof settingsSchema>;
 /** Typed configuration, grouped by concern. */
 export interface Config {
   readonly store: { readonly databaseUrl: string | undefined; readonly dataDir: string };
-  readonly kb: { readonly defaultName: string };
+  readonly kb: { readonly defaultName: string; readonly factExtraction: 'sentences' | 'llm' };
   readonly http: { readonly host: string; readonly port: number; readonly maxBodyBytes: number };
   readonly ask: { readonly maxQuestionChars: number; readonly topK: number; readonly maxCitations: number; readonly citeShare: number };
   readonly gate: {
@@ -122,7 +123,7 @@ export function loadConfig(env: Env = process.env): Config {
 export function toConfig(s: Settings): Config {
   return {
     store: { databaseUrl: s.DATABASE_URL, dataDir: s.CANDOR_DATA_DIR },
-    kb: { defaultName: s.CANDOR_KB },
+    kb: { defaultName: s.CANDOR_KB, factExtraction: s.CANDOR_FACT_EXTRACTION },
     http: { host: s.HOST, port: s.PORT, maxBodyBytes: s.CANDOR_MAX_BODY_BYTES },
     ask: {
       maxQuestionChars: s.CANDOR_MAX_QUESTION_CHARS,
@@ -242,6 +243,9 @@ function llmSettings(s: Settings): LlmSettings | null {
   }
   if (s.OPENAI_BASE_URL) return { provider: 'openai-compatible', apiKey: s.OPENAI_API_KEY, baseUrl: s.OPENAI_BASE_URL, azure: undefined, ...common };
   if (s.OPENAI_API_KEY) return { provider: 'openai', apiKey: s.OPENAI_API_KEY, baseUrl: undefined, azure: undefined, ...common };
+  if (s.CANDOR_FACT_EXTRACTION === 'llm') {
+    throw new CandorError('config_invalid', 'Invalid configuration:\n  CANDOR_FACT_EXTRACTION: "llm" needs a model (set OPENAI_API_KEY, OPENAI_BASE_URL or AZURE_OPENAI_ENDPOINT)');
+  }
   return null;
 }
 

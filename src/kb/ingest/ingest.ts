@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../store/open-store.js';
 import { documents, facts, kbVersions, knowledgeBases } from '../../store/schema.js';
-import { listSourceFiles, readSourceDocument, type SourceDocument, type Skipped } from './read-sources.js';
+import { listSourceFiles, readSourceDocument, type NewFact, type SourceDocument, type Skipped } from './read-sources.js';
 
 export interface IngestSummary {
   readonly kb: { readonly name: string; readonly version: number };
@@ -20,6 +20,12 @@ export interface IngestOptions {
   /** Called with a line of progress for long runs. */
   readonly onProgress?: (message: string) => void;
   readonly now?: () => number;
+  /**
+   * Splits a passage (a section's text under its heading) into atomic,
+   * self-contained facts — the LLM extraction of KnowOrNot's first stage.
+   * Absent: sentence splitting. Not applied to ready-made facts (.jsonl).
+   */
+  readonly extractFacts?: (passage: { readonly heading: string | null; readonly text: string }) => Promise<readonly string[]>;
 }
 
 const BATCH = 500;
@@ -43,6 +49,16 @@ export async function ingestPaths(db: Db, paths: readonly string[], options: Ing
       skipped.push({ path: file.file, reason: (error as Error).message });
     }
     if (files.length >= 20 && (i + 1) % 20 === 0) options.onProgress?.(`read ${i + 1}/${files.length} files`);
+  }
+
+  if (options.extractFacts) {
+    // Only new or changed documents are worth a model call; unchanged ones are skipped inside the transaction anyway.
+    const known = await activeHashes(db, options.kb);
+    for (const [i, doc] of docs.entries()) {
+      if (known.get(doc.path) === doc.hash || doc.facts.some((f) => f.externalId !== null)) continue;
+      docs[i] = await extractDocument(doc, options.extractFacts, skipped);
+      options.onProgress?.(`extracted facts from ${doc.path} (${i + 1}/${docs.length})`);
+    }
   }
 
   const result = await db.transaction(async (tx) => {
@@ -99,6 +115,43 @@ export async function ingestPaths(db: Db, paths: readonly string[], options: Ing
     skipped,
     ms: now() - started,
   };
+}
+
+async function activeHashes(db: Db, kb: string): Promise<Map<string, string>> {
+  const rows = await db
+    .select({ path: documents.path, hash: documents.contentHash })
+    .from(documents)
+    .innerJoin(knowledgeBases, eq(knowledgeBases.id, documents.kbId))
+    .where(and(eq(knowledgeBases.name, kb), isNull(documents.retiredInVersion)));
+  return new Map(rows.map((r) => [r.path, r.hash]));
+}
+
+/**
+ * Replaces each passage's sentence facts with the facts the model extracts
+ * from it; each keeps the passage's heading and source locator. A passage the
+ * model fails on keeps its sentence facts, and the failure is reported.
+ */
+async function extractDocument(doc: SourceDocument, extract: NonNullable<IngestOptions['extractFacts']>, notes: Skipped[]): Promise<SourceDocument> {
+  const passages: NewFact[][] = [];
+  for (const fact of doc.facts) {
+    const last = passages[passages.length - 1];
+    if (last && last[0]?.heading === fact.heading) last.push(fact);
+    else passages.push([fact]);
+  }
+  const out: NewFact[] = [];
+  for (const passage of passages) {
+    const first = passage[0] as NewFact;
+    let texts: readonly string[];
+    try {
+      texts = (await extract({ heading: first.heading, text: passage.map((f) => f.text).join('\n') })).map((t) => t.trim()).filter((t) => t.length > 0);
+      if (texts.length === 0) throw new Error('the model returned no facts');
+    } catch (error) {
+      notes.push({ path: doc.path, reason: `${first.heading ?? 'passage'}: fact extraction failed (${(error as Error).message}); kept its sentences` });
+      texts = passage.map((f) => f.text);
+    }
+    for (const text of texts) out.push({ ...first, text, position: out.length });
+  }
+  return { ...doc, facts: out };
 }
 
 /** Finds or creates the KB row, locking it so concurrent ingests into one KB take turns. */
