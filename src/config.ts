@@ -64,6 +64,7 @@ export const settingsSchema = z.object({
   CANDOR_LLM_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
   CANDOR_LLM_STRUCTURED: z.enum(['auto', 'json_schema', 'json_object']).default('auto'),
   CANDOR_FACT_EXTRACTION: z.enum(['sentences', 'llm']).default('sentences'),
+  CANDOR_LLM_ENTAILMENT: bool.default(false),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -214,6 +215,8 @@ export interface LlmSettings {
   readonly concurrency: number;
   /** How to ask for JSON: a JSON schema (structured outputs), plain JSON mode, or schema first with a fallback. */
   readonly structured: Settings['CANDOR_LLM_STRUCTURED'];
+  /** A second grounding check: the model judges whether the cited facts entail the answer. */
+  readonly entailment: boolean;
 }
 
 /** An LLM is configured by any of: OPENAI_API_KEY, OPENAI_BASE_URL, AZURE_OPENAI_ENDPOINT. */
@@ -226,6 +229,7 @@ function llmSettings(s: Settings): LlmSettings | null {
     maxRetries: s.CANDOR_LLM_MAX_RETRIES,
     concurrency: s.CANDOR_LLM_CONCURRENCY,
     structured: s.CANDOR_LLM_STRUCTURED,
+    entailment: s.CANDOR_LLM_ENTAILMENT,
   };
   if (s.AZURE_OPENAI_ENDPOINT) {
     const missing = [

@@ -17,6 +17,7 @@ import { ANSWER_PROMPT_REF, groundedAnswer } from '../llm/grounded-answer.js';
 import type { Llm } from '../llm/llm-client.js';
 import { LlmFailure } from '../llm/llm-failure.js';
 import { embedTexts } from '../llm/embed.js';
+import { checkEntailment } from '../llm/check-entailment.js';
 
 export interface AskRequest {
   readonly question: string;
@@ -191,7 +192,19 @@ async function generate(
     const grounding = checkGrounding(draft, shown);
     if (!grounding.pass) return refuse({ ...grounding, detail: grounding.detail });
     const cited = [...new Set(draft.citations)].map((n) => shown[n - 1] as EvidenceFact);
-    return { decision: 'answer', answer: draft.answer, reasons: [...hard, llmVerdict, grounding], evidence: cited.map(view), nearbyTopics: [], refusal: null, kb, generation };
+    const checks = [llmVerdict, grounding];
+    if (llm.entailment) {
+      let entailed;
+      try {
+        entailed = await checkEntailment(llm, draft.answer, cited.map((f) => f.text));
+      } catch (error) {
+        if (!(error instanceof LlmFailure)) throw error;
+        return refuse({ layer: 'entailment', pass: false, code: error.code, detail: error.message });
+      }
+      if (!entailed.entailed) return refuse({ layer: 'entailment', pass: false, code: 'ungrounded', detail: `the cited facts do not entail the answer: ${entailed.reasoning.slice(0, 500)}` });
+      checks.push({ layer: 'entailment', pass: true, code: null, detail: 'the model found the answer entailed by the cited facts' });
+    }
+    return { decision: 'answer', answer: draft.answer, reasons: [...hard, ...checks], evidence: cited.map(view), nearbyTopics: [], refusal: null, kb, generation };
   });
 }
 

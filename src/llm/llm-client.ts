@@ -11,6 +11,7 @@ export interface Llm {
   readonly judgeModel: string;
   readonly embeddingModel: string | undefined;
   readonly structured: LlmSettings['structured'];
+  readonly entailment: boolean;
   /** Runs `fn` when fewer than CANDOR_LLM_CONCURRENCY calls are in flight. */
   limit<T>(fn: () => Promise<T>): Promise<T>;
 }
@@ -48,6 +49,7 @@ export function createLlm(settings: LlmSettings): Llm {
     judgeModel: settings.judgeModel,
     embeddingModel: settings.embeddingModel,
     structured: settings.structured,
+    entailment: settings.entailment,
     limit: concurrencyLimit(settings.concurrency),
   };
 }

@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ingestPaths } from '../../src/kb/ingest/ingest.js';
+import { buildApp, type App } from '../../src/main.js';
+import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
+import { completion, factNumber, reply, startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.js';
+
+const LEAVE = 'How many days of annual leave do full-time staff receive?';
+
+describe('the optional entailment check (CANDOR_LLM_ENTAILMENT=true)', () => {
+  const files = tempFiles({ 'handbook.jsonl': jsonl(HANDBOOK_FACTS) });
+  let fake: FakeOpenAi;
+  let app: App;
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAi();
+    app = await buildApp(
+      testConfig({ OPENAI_BASE_URL: fake.baseUrl, CANDOR_CHAT_MODEL: 'writer', CANDOR_JUDGE_MODEL: 'checker', CANDOR_LLM_ENTAILMENT: 'true', CANDOR_LLM_MAX_RETRIES: '0' }),
+      { telemetry: false },
+    );
+    await ingestPaths(app.store.db, [files.path('handbook.jsonl')], { kb: 'handbook' });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await fake?.close();
+    files.cleanup();
+  });
+
+  const draft = (call: Parameters<typeof factNumber>[0]) => reply(true, 'Full-time staff receive 18 days of annual leave every year, plus public holidays.', [factNumber(call, '18 days')]);
+
+  it('answers when the judge model finds the answer entailed by the cited facts', async () => {
+    fake.script(draft, completion(JSON.stringify({ entailed: true, reasoning: 'Fact 1 states it.' })));
+    const d = await app.ask({ question: LEAVE, kb: 'handbook', channel: 'test' }, { record: false });
+    expect(d.decision).toBe('answer');
+    expect(d.reasons.map((r) => r.layer).slice(-3)).toEqual(['llm', 'grounding', 'entailment']);
+    const [write, check] = fake.chatCalls().slice(-2);
+    expect([write!.body.model, check!.body.model]).toEqual(['writer', 'checker']);
+    expect((check!.body.messages as { content: string }[])[1]!.content).toContain('[1] Full-time staff receive 18 days of annual leave');
+  });
+
+  it('withholds an answer the judge finds not entailed (ungrounded), and fails closed when the judge fails', async () => {
+    fake.script(draft, completion(JSON.stringify({ entailed: false, reasoning: 'Public holidays are not in the facts.' })));
+    const d = await app.ask({ question: LEAVE, kb: 'handbook', channel: 'test' }, { record: false });
+    expect(d).toMatchObject({ decision: 'abstain', answer: null });
+    expect(d.reasons[0]).toMatchObject({ layer: 'entailment', code: 'ungrounded', detail: expect.stringContaining('Public holidays') });
+
+    fake.script(draft, completion('not json'));
+    const broken = await app.ask({ question: LEAVE, kb: 'handbook', channel: 'test' }, { record: false });
+    expect(broken.reasons[0]).toMatchObject({ layer: 'entailment', code: 'invalid_output' });
+  });
+});
