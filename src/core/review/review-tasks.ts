@@ -1,0 +1,93 @@
+/**
+ * The review tasks, with the criteria humans and judges both follow (as
+ * KnowOrNot writes them out), their outcomes, and the emoji that label them.
+ */
+export type TaskId = 'abstention' | 'factuality' | 'dontknowness';
+
+export interface ReviewTask {
+  readonly id: TaskId;
+  readonly title: string;
+  /** The labelling rules, written out. */
+  readonly criteria: string;
+  /** Allowed outcomes, in scale order for an ordinal task. */
+  readonly outcomes: readonly string[];
+  readonly ordinal: boolean;
+  /** Which items the task applies to. */
+  readonly appliesTo: 'all' | 'answered';
+  /** Default Slack emoji name → outcome. */
+  readonly emoji: Readonly<Record<string, string>>;
+}
+
+export const REVIEW_TASKS: readonly ReviewTask[] = [
+  {
+    id: 'abstention',
+    title: 'Was answering or refusing the right call?',
+    criteria: [
+      '`correct` when the bot answered and the cited facts state the answer to what was asked, or when it refused and the knowledge base (as far as the evidence and nearby topics show) does not state the answer.',
+      '`incorrect` when it answered from facts that do not state the answer (a related topic, a different scheme, a guess), or refused although a retrieved fact states the answer.',
+      'Judge the decision, not the wording. Partial answers count as answers.',
+    ].join('\n'),
+    outcomes: ['correct', 'incorrect'],
+    ordinal: false,
+    appliesTo: 'all',
+    emoji: { white_check_mark: 'correct', x: 'incorrect' },
+  },
+  {
+    id: 'factuality',
+    title: 'Is the answer true to its sources?',
+    criteria: [
+      '`factual` when every statement in the answer is stated by the facts it cites, with the same numbers, dates, conditions and names.',
+      '`non_factual` when any statement contradicts the cited facts, adds something they do not say, or drops a condition that changes the meaning.',
+      '`unsure` when the cited facts are ambiguous or you cannot tell without information you do not have.',
+    ].join('\n'),
+    outcomes: ['factual', 'non_factual', 'unsure'],
+    ordinal: false,
+    appliesTo: 'answered',
+    emoji: { heavy_check_mark: 'factual', heavy_multiplication_x: 'non_factual', grey_question: 'unsure' },
+  },
+  {
+    id: 'dontknowness',
+    title: "How clearly does the reply say what it does not know? (1–5)",
+    criteria: [
+      '1 — answers confidently, with no hedge, though the evidence does not support it.',
+      '2 — answers, with a passing hedge that a reader would likely miss.',
+      '3 — gives an answer and a clear caveat that it may be incomplete or wrong.',
+      '4 — mostly declines: says it cannot confirm, and points to what the knowledge base does cover.',
+      "5 — clearly says it does not know, says why, and does not guess.",
+      'Rate the reply as the user saw it, whatever the right decision was.',
+    ].join('\n'),
+    outcomes: ['1', '2', '3', '4', '5'],
+    ordinal: true,
+    appliesTo: 'all',
+    emoji: { one: '1', two: '2', three: '3', four: '4', five: '5' },
+  },
+];
+
+export function reviewTask(id: string): ReviewTask | undefined {
+  return REVIEW_TASKS.find((task) => task.id === id);
+}
+
+/** The tasks a reviewer labels for an item. */
+export function tasksFor(decision: 'answer' | 'abstain'): ReviewTask[] {
+  return REVIEW_TASKS.filter((task) => task.appliesTo === 'all' || decision === 'answer');
+}
+
+export type ParsedLabel = { ok: true; task: TaskId; value: string } | { ok: false; message: string };
+
+/**
+ * Reads a label given as an outcome (`correct`, `4`) or an emoji name
+ * (`white_check_mark`, `:four:`) for a task, or an emoji alone (its task is
+ * then the one whose legend holds it). Says what is allowed when it is neither.
+ */
+export function parseLabel(raw: string, task?: string, tasks: readonly ReviewTask[] = REVIEW_TASKS): ParsedLabel {
+  const text = raw.trim().replace(/^:|:$/g, '').replace(/::skin-tone-\d$/, '').toLowerCase();
+  const candidates = task ? tasks.filter((t) => t.id === task) : tasks;
+  if (task && candidates.length === 0) return { ok: false, message: `Unknown task "${task}". Tasks: ${tasks.map((t) => t.id).join(', ')}.` };
+  for (const t of candidates) {
+    if (task && t.outcomes.includes(text)) return { ok: true, task: t.id, value: text };
+    const byEmoji = t.emoji[text];
+    if (byEmoji) return { ok: true, task: t.id, value: byEmoji };
+  }
+  const allowed = candidates.map((t) => `${t.id}: ${t.outcomes.join(' / ')} (${Object.keys(t.emoji).map((e) => `:${e}:`).join(' ')})`).join('; ');
+  return { ok: false, message: `"${raw}" is not a label${task ? ` for ${task}` : ''}. Allowed — ${allowed}.` };
+}

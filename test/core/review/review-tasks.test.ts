@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { parseLabel, REVIEW_TASKS, tasksFor } from '../../../src/core/review/review-tasks.js';
+
+describe('review tasks', () => {
+  it('writes out criteria for every outcome of every task', () => {
+    for (const task of REVIEW_TASKS) {
+      for (const outcome of task.outcomes) expect(task.criteria).toContain(task.ordinal ? `${outcome} —` : `\`${outcome}\``);
+      expect(new Set(Object.values(task.emoji))).toEqual(new Set(task.outcomes));
+    }
+  });
+  it('factuality applies to answers only', () => {
+    expect(tasksFor('abstain').map((t) => t.id)).toEqual(['abstention', 'dontknowness']);
+    expect(tasksFor('answer').map((t) => t.id)).toEqual(['abstention', 'factuality', 'dontknowness']);
+  });
+  it('reads outcomes and emoji, with or without colons and skin tones', () => {
+    expect(parseLabel('correct', 'abstention')).toEqual({ ok: true, task: 'abstention', value: 'correct' });
+    expect(parseLabel(':white_check_mark:')).toEqual({ ok: true, task: 'abstention', value: 'correct' });
+    expect(parseLabel('four')).toEqual({ ok: true, task: 'dontknowness', value: '4' });
+    expect(parseLabel('4', 'dontknowness')).toEqual({ ok: true, task: 'dontknowness', value: '4' });
+    expect(parseLabel('grey_question')).toEqual({ ok: true, task: 'factuality', value: 'unsure' });
+  });
+  it('says what is allowed for anything else', () => {
+    const bad = parseLabel('thumbsup');
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.message).toContain('abstention: correct / incorrect');
+    expect(parseLabel('correct', 'vibes')).toMatchObject({ ok: false, message: expect.stringContaining('Unknown task "vibes"') });
+  });
+});
