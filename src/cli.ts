@@ -8,6 +8,7 @@ import { ingestPaths, kbStatus, type IngestOptions, type IngestSummary } from '.
 import { extractFacts } from './llm/extract-facts.js';
 import { readLooQuestions, runLeaveOneOut } from './eval/leave-one-out.js';
 import { serve } from './serve.js';
+import { judgeCommand, reportCommand, reviewCommand } from './cli-review.js';
 import type { Decision } from './ask/decision.js';
 
 const USAGE = `Usage: candor <command> [options]
@@ -17,6 +18,12 @@ const USAGE = `Usage: candor <command> [options]
   ingest PATH... [--kb NAME] [--json]  documents (.txt .md .html) or facts (.jsonl) → facts
   ask "QUESTION" [--kb NAME] [--json]  answer or refuse
   eval loo --kb NAME --questions FILE [--json]   leave-one-out evaluation
+  review sample [--seed N] [--json]  pick interactions for review (stratified, near calls first)
+  review show ID                     a sample with the labelling criteria
+  review label ID TASK LABEL --as NAME [--remove]   label from a terminal
+  judge add --name N --task T --criteria TEXT|@FILE [--outcomes a,b] [--model M]
+  judge list [--json]                judge specs, every version
+  report agreement [--task T] [--run] [--json]   the latest agreement report (--run: make one now)
 
 Settings come from the environment (see README). --json prints one JSON object on stdout.`;
 
@@ -34,7 +41,20 @@ export async function main(argv: string[]): Promise<number> {
     args = parseArgs({
       args: rest,
       allowPositionals: true,
-      options: { kb: { type: 'string' }, json: { type: 'boolean', default: false }, questions: { type: 'string' } },
+      options: {
+        kb: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        questions: { type: 'string' },
+        as: { type: 'string' },
+        task: { type: 'string' },
+        name: { type: 'string' },
+        criteria: { type: 'string' },
+        outcomes: { type: 'string' },
+        model: { type: 'string' },
+        seed: { type: 'string' },
+        run: { type: 'boolean', default: false },
+        remove: { type: 'boolean', default: false },
+      },
     });
   } catch (error) {
     return usage((error as Error).message);
@@ -78,6 +98,12 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       });
     }
+    case 'review':
+      return withApp(config, (app) => reviewCommand(app, { positionals: [command, ...args.positionals], values: args.values }, print));
+    case 'judge':
+      return withApp(config, (app) => judgeCommand(app, { positionals: [command, ...args.positionals], values: args.values }, print));
+    case 'report':
+      return withApp(config, (app) => reportCommand(app, { positionals: [command, ...args.positionals], values: args.values }, print));
     case 'serve':
     case 'start':
       return withApp(config, async (app) => {
@@ -157,6 +183,10 @@ function printIngest(s: IngestSummary & { embeddings?: EmbedSummary }, json: boo
   );
   for (const skip of s.skipped.slice(0, 20)) process.stderr.write(`  skipped ${skip.path}: ${skip.reason}\n`);
   if (s.skipped.length > 20) process.stderr.write(`  … and ${s.skipped.length - 20} more skipped\n`);
+}
+
+function print(text: string): void {
+  process.stdout.write(`${text}\n`);
 }
 
 function progress(message: string): void {

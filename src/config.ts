@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { withEmoji } from './core/review/review-tasks.js';
+import { parseCron } from './core/schedule/cron.js';
 import { CandorError } from './errors.js';
 
 const bool = z
@@ -65,6 +67,17 @@ export const settingsSchema = z.object({
   CANDOR_LLM_STRUCTURED: z.enum(['auto', 'json_schema', 'json_object']).default('auto'),
   CANDOR_FACT_EXTRACTION: z.enum(['sentences', 'llm']).default('sentences'),
   CANDOR_LLM_ENTAILMENT: bool.default(false),
+  // Review and agreement.
+  CANDOR_REVIEWERS: z.string().default(''),
+  CANDOR_REVIEW_SLACK_CHANNEL: z.string().regex(/^[CG][A-Z0-9]{2,}$/, 'expected a Slack channel id (C…)').optional(),
+  CANDOR_REVIEW_ANSWERED_RATE: fraction.default(0.05),
+  CANDOR_REVIEW_ABSTAINED_RATE: fraction.default(0.2),
+  CANDOR_REVIEW_MAX_PER_RUN: z.coerce.number().int().min(1).max(10_000).default(20),
+  CANDOR_REVIEW_EMOJI: z
+    .string()
+    .regex(/^(\s*[a-z0-9_+-]+=(abstention|factuality|dontknowness):[a-z0-9_]+\s*)(,\s*[a-z0-9_+-]+=(abstention|factuality|dontknowness):[a-z0-9_]+\s*)*$/, 'expected emoji=task:label pairs, e.g. "thumbsup=abstention:correct,thumbsdown=abstention:incorrect"')
+    .optional(),
+  CANDOR_AGREEMENT_CRON: z.string().min(1).default('0 6 * * *'),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -98,6 +111,19 @@ export interface Config {
   readonly teams: TeamsSettings | null;
   /** Null in extractive mode (no model configured). */
   readonly llm: LlmSettings | null;
+  readonly review: ReviewSettings;
+}
+
+export interface ReviewSettings {
+  /** Who counts as a reviewer: platform user ids, optionally prefixed ("slack:U123", "teams:29:1abc", "U123"). */
+  readonly reviewers: readonly string[];
+  readonly slackChannel: string | undefined;
+  readonly answeredRate: number;
+  readonly abstainedRate: number;
+  readonly maxPerRun: number;
+  /** Emoji overrides: emoji name → task and label. */
+  readonly emoji: Readonly<Record<string, { readonly task: string; readonly value: string }>>;
+  readonly agreementCron: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -152,6 +178,7 @@ export function toConfig(s: Settings): Config {
     slack: slackSettings(s),
     teams: teamsSettings(s),
     llm: llmSettings(s),
+    review: reviewSettings(s),
   };
 }
 
@@ -251,6 +278,34 @@ function llmSettings(s: Settings): LlmSettings | null {
     throw new CandorError('config_invalid', 'Invalid configuration:\n  CANDOR_FACT_EXTRACTION: "llm" needs a model (set OPENAI_API_KEY, OPENAI_BASE_URL or AZURE_OPENAI_ENDPOINT)');
   }
   return null;
+}
+
+function reviewSettings(s: Settings): ReviewSettings {
+  try {
+    parseCron(s.CANDOR_AGREEMENT_CRON);
+  } catch (error) {
+    throw new CandorError('config_invalid', `Invalid configuration:\n  CANDOR_AGREEMENT_CRON: ${(error as Error).message}`);
+  }
+  const emoji: Record<string, { task: string; value: string }> = {};
+  for (const pair of (s.CANDOR_REVIEW_EMOJI ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+    const [name = '', target = ''] = pair.split('=');
+    const [task = '', value = ''] = target.split(':');
+    emoji[name] = { task, value };
+  }
+  try {
+    withEmoji(emoji);
+  } catch (error) {
+    throw new CandorError('config_invalid', `Invalid configuration:\n  CANDOR_REVIEW_EMOJI: ${(error as Error).message}`);
+  }
+  return {
+    reviewers: s.CANDOR_REVIEWERS.split(',').map((r) => r.trim()).filter(Boolean),
+    slackChannel: s.CANDOR_REVIEW_SLACK_CHANNEL,
+    answeredRate: s.CANDOR_REVIEW_ANSWERED_RATE,
+    abstainedRate: s.CANDOR_REVIEW_ABSTAINED_RATE,
+    maxPerRun: s.CANDOR_REVIEW_MAX_PER_RUN,
+    emoji,
+    agreementCron: s.CANDOR_AGREEMENT_CRON,
+  };
 }
 
 function slackSettings(s: Settings): SlackSettings | null {

@@ -91,3 +91,24 @@ export function parseLabel(raw: string, task?: string, tasks: readonly ReviewTas
   const allowed = candidates.map((t) => `${t.id}: ${t.outcomes.join(' / ')} (${Object.keys(t.emoji).map((e) => `:${e}:`).join(' ')})`).join('; ');
   return { ok: false, message: `"${raw}" is not a label${task ? ` for ${task}` : ''}. Allowed — ${allowed}.` };
 }
+
+/**
+ * The tasks with a deployment's own emoji added to (or replacing) the default
+ * legend. Throws when an override names an unknown task or outcome.
+ */
+export function withEmoji(overrides: Readonly<Record<string, { readonly task: string; readonly value: string }>>, tasks: readonly ReviewTask[] = REVIEW_TASKS): ReviewTask[] {
+  const out = tasks.map((t) => ({ ...t, emoji: { ...t.emoji } }));
+  for (const [emoji, { task, value }] of Object.entries(overrides)) {
+    const target = out.find((t) => t.id === task);
+    if (!target) throw new Error(`emoji "${emoji}": unknown task "${task}"`);
+    if (!target.outcomes.includes(value)) throw new Error(`emoji "${emoji}": "${value}" is not an outcome of ${task} (${target.outcomes.join(', ')})`);
+    for (const t of out) delete (t.emoji as Record<string, string>)[emoji];
+    (target.emoji as Record<string, string>)[emoji] = value;
+  }
+  return out;
+}
+
+/** Whether a platform user counts as a reviewer: listed as "platform:id" or as the bare id. */
+export function isReviewer(reviewers: readonly string[], platform: string, userId: string): boolean {
+  return reviewers.includes(`${platform}:${userId}`) || reviewers.includes(userId);
+}

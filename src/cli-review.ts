@@ -1,0 +1,142 @@
+import { readFileSync } from 'node:fs';
+import { buildAgreementReport, type AgreementReport } from './core/review/agreement-report.js';
+import { isReviewer, parseLabel, tasksFor, withEmoji } from './core/review/review-tasks.js';
+import { CandorError } from './errors.js';
+import { findReport, runAgreementReport } from './judge/agreement-job.js';
+import { addJudgeSpec, listJudgeSpecs } from './judge/judge-specs.js';
+import { judgeWithLlm } from './llm/judge.js';
+import type { App } from './main.js';
+import { removeLabel, setLabel } from './review/label-store.js';
+import { loadReviewItems } from './review/review-items.js';
+import { sampleInteractions } from './review/sample-interactions.js';
+
+export interface ReviewArgs {
+  readonly positionals: string[];
+  readonly values: { json?: boolean; as?: string; task?: string; name?: string; criteria?: string; outcomes?: string; model?: string; seed?: string; run?: boolean; remove?: boolean };
+}
+
+type Out = (text: string) => void;
+
+/** `candor review sample|show|label`: sampling and labelling from a terminal. */
+export async function reviewCommand(app: App, args: ReviewArgs, out: Out): Promise<number> {
+  const [, sub, ...rest] = args.positionals;
+  const { review } = app.config;
+  switch (sub) {
+    case 'sample': {
+      const seed = args.values.seed ? Number(args.values.seed) : Date.now() % 2 ** 31;
+      if (!Number.isInteger(seed)) throw new CandorError('input_invalid', '--seed must be a whole number');
+      const picked = await sampleInteractions(app.store.db, {
+        answeredRate: review.answeredRate,
+        abstainedRate: review.abstainedRate,
+        maxPerRun: review.maxPerRun,
+        seed,
+      });
+      if (args.values.json) out(JSON.stringify({ seed, samples: picked }));
+      else out(picked.length === 0 ? 'nothing new to sample' : picked.map((p) => `sample ${p.sampleId}: interaction ${p.id} (${p.stratum}, nearness ${p.nearness ?? 'n/a'})`).join('\n'));
+      return 0;
+    }
+    case 'show': {
+      const id = Number(rest[0]);
+      const [item] = Number.isInteger(id) ? await loadReviewItems(app.store.db, [id]) : [];
+      if (!item) throw new CandorError('input_invalid', `There is no review sample ${rest[0] ?? '(none given)'}. List them with: candor review sample`);
+      if (args.values.json) return out(JSON.stringify(item)), 0;
+      const tasks = withEmoji(review.emoji).filter((t) => tasksFor(item.decision).some((a) => a.id === t.id));
+      out(
+        [
+          `Sample ${item.sampleId} (${item.channel}, ${item.decision}${item.reason ? `: ${item.reason}` : ''})`,
+          `Question: ${item.question}`,
+          `Reply: ${item.reply}`,
+          ...item.evidence.map((e, i) => `  [${i + 1}] ${e.text} (${e.source})`),
+          '',
+          ...tasks.map((t) => `${t.id} — ${t.title}\n${t.criteria}\nLabels: ${t.outcomes.join(', ')}\n`),
+          `Label with: candor review label ${item.sampleId} TASK LABEL --as YOUR_NAME`,
+        ].join('\n'),
+      );
+      return 0;
+    }
+    case 'label': {
+      const [idText, task, value] = rest;
+      const name = args.values.as;
+      if (!idText || !task || !value || !name) throw new CandorError('input_invalid', 'Usage: candor review label SAMPLE_ID TASK LABEL --as NAME [--remove]');
+      if (review.reviewers.length > 0 && !isReviewer(review.reviewers, 'cli', name)) {
+        throw new CandorError('input_invalid', `"${name}" is not a configured reviewer (CANDOR_REVIEWERS); ask whoever runs Candor to add cli:${name}.`);
+      }
+      const label = parseLabel(value, task, withEmoji(review.emoji));
+      if (!label.ok) throw new CandorError('input_invalid', label.message);
+      const [item] = await loadReviewItems(app.store.db, [Number(idText)]);
+      if (!item) throw new CandorError('input_invalid', `There is no review sample ${idText}.`);
+      if (!tasksFor(item.decision).some((t) => t.id === label.task)) throw new CandorError('input_invalid', `${label.task} applies to answered items only; sample ${idText} was a refusal.`);
+      const change = { sampleId: item.sampleId, task: label.task, annotator: `cli:${name}`, value: label.value, via: 'terminal' as const };
+      const outcome = args.values.remove ? await removeLabel(app.store.db, change) : await setLabel(app.store.db, change);
+      out(args.values.json ? JSON.stringify({ outcome, ...change }) : `${outcome}: sample ${item.sampleId} ${label.task} = ${label.value} (by cli:${name})`);
+      return 0;
+    }
+    default:
+      throw new CandorError('input_invalid', 'review supports: sample, show ID, label ID TASK LABEL --as NAME');
+  }
+}
+
+/** `candor judge add|list`. */
+export async function judgeCommand(app: App, args: ReviewArgs, out: Out): Promise<number> {
+  const sub = args.positionals[1];
+  if (sub === 'list') {
+    const specs = await listJudgeSpecs(app.store.db);
+    out(args.values.json ? JSON.stringify({ judges: specs }) : specs.map((s) => `${s.name}@${s.version}  ${s.task}  ${s.model}  prompt ${s.promptId}@${s.promptVersion}  (${s.outcomes.join('/')})`).join('\n') || 'no judges yet: candor judge add --name NAME --task TASK --criteria TEXT|@FILE');
+    return 0;
+  }
+  if (sub !== 'add') throw new CandorError('input_invalid', 'judge supports: add, list');
+  const { name, task, criteria, outcomes, model } = args.values;
+  if (!name || !task || !criteria) throw new CandorError('input_invalid', 'Usage: candor judge add --name NAME --task TASK --criteria TEXT|@FILE [--outcomes a,b] [--model M]');
+  const defaults = withEmoji(app.config.review.emoji).find((t) => t.id === task);
+  const spec = await addJudgeSpec(app.store.db, {
+    name,
+    task: task as 'abstention',
+    criteria: criteria.startsWith('@') ? readFileSync(criteria.slice(1), 'utf8') : criteria,
+    outcomes: outcomes ? outcomes.split(',').map((o) => o.trim()) : [...(defaults?.outcomes ?? [])],
+    model: model ?? app.llm?.judgeModel ?? '',
+  });
+  out(args.values.json ? JSON.stringify(spec) : `added judge ${spec.name}@${spec.version} (${spec.task}, ${spec.model})`);
+  return 0;
+}
+
+/** `candor report agreement [--task T] [--json] [--run]`. */
+export async function reportCommand(app: App, args: ReviewArgs, out: Out): Promise<number> {
+  if (args.positionals[1] !== 'agreement') throw new CandorError('input_invalid', 'report supports: agreement');
+  let stored: (AgreementReport & { runKey?: string; createdAt?: string }) | null;
+  if (args.values.run) {
+    const run = await runAgreementReport(agreementDeps(app), `manual:${new Date().toISOString()}`);
+    if (run.status === 'busy') throw new CandorError('input_invalid', 'Another agreement report is running now; try again when it has finished.');
+    stored = run.report as AgreementReport;
+  } else {
+    stored = (await findReport(app.store)) as typeof stored;
+  }
+  if (!stored) throw new CandorError('input_invalid', 'No agreement report yet. Run one now with: candor report agreement --run');
+  const tasks = args.values.task ? stored.tasks.filter((t) => t.task === args.values.task) : stored.tasks;
+  const report = { ...stored, tasks };
+  out(args.values.json ? JSON.stringify(report) : formatReport(report));
+  return 0;
+}
+
+export function agreementDeps(app: App) {
+  const llm = app.llm;
+  return {
+    store: app.store,
+    judge: llm ? (spec: Parameters<typeof judgeWithLlm>[1], item: Parameters<typeof judgeWithLlm>[2]) => judgeWithLlm(llm, spec, item) : null,
+    buildReport: (labels: Parameters<typeof buildAgreementReport>[0]) => buildAgreementReport(labels, { seed: 1 }),
+    log: app.log,
+  };
+}
+
+/** A short plain-text summary (also what is posted to the review channel). */
+export function formatReport(report: AgreementReport & { runKey?: string }): string {
+  const f = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : x.toFixed(2));
+  const lines = [`Agreement report${report.runKey ? ` (${report.runKey})` : ''}`];
+  if (report.tasks.length === 0) lines.push('No labels yet.');
+  for (const t of report.tasks) {
+    lines.push(`${t.task}: ${t.items} items labelled by ${t.humans.length} reviewers; humans agree ${f(t.humanHuman.percentAgreement)} (alpha ${f(t.humanHuman.krippendorffAlpha)})`);
+    for (const j of t.judges) {
+      lines.push(`  ${j.judge}: kappa ${f(j.cohensKappa)} [${f(j.kappaCI.low)}, ${f(j.kappaCI.high)}] on ${j.items} items, ${j.disagreements.length} disagreements${j.weightedKappa ? `, quadratic ${f(j.weightedKappa.quadratic)}` : ''}`);
+    }
+  }
+  return lines.join('\n');
+}
