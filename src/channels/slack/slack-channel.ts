@@ -10,6 +10,8 @@ import { renderSlackReply } from './render-slack-reply.js';
 import { slackInbound, type SlackQuestion } from './slack-inbound.js';
 import { candorCommand } from './candor-command.js';
 import { describeSlackError, workingReaction } from './working-reaction.js';
+import { registerSlackReview, type SlackReview } from './slack-review.js';
+import { withEmoji } from '../../core/review/review-tasks.js';
 
 export const SLACK_EVENTS_PATH = '/slack/events';
 
@@ -33,6 +35,8 @@ export interface SlackChannel {
   /** Handles POST /slack/events on the shared server; null in Socket Mode. */
   readonly route: Route | null;
   readonly bot: { readonly userId: string; readonly team: string };
+  /** Review cards in the review channel (CANDOR_REVIEW_SLACK_CHANNEL). */
+  readonly review: SlackReview;
   /** Disconnects Socket Mode and waits (up to `graceMs`) for replies in flight. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -96,6 +100,13 @@ export async function startSlackChannel(host: SlackHost, options: SlackChannelOp
   bolt.event('app_mention', onEvent);
   bolt.event('message', onEvent);
   bolt.command('/candor', candorCommand({ db: host.store.db, kb: host.config.kb.defaultName, log: host.log }));
+  const review = registerSlackReview(bolt, new webApi.WebClient(settings.botToken, clientOptions), {
+    db: host.store.db,
+    log: host.log,
+    channel: host.config.review.slackChannel,
+    reviewers: host.config.review.reviewers,
+    tasks: withEmoji(host.config.review.emoji),
+  });
   bolt.error(async (error) => {
     host.log('error', 'slack: unhandled error', { error: error.message, code: error.code });
   });
@@ -113,6 +124,7 @@ export async function startSlackChannel(host: SlackHost, options: SlackChannelOp
     mode,
     route: listener ? slackRoute(listener) : null,
     bot: { userId: auth.userId, team: auth.team },
+    review,
     async stop(graceMs = 10_000) {
       if (mode === 'socket') await bolt.stop().catch(() => undefined);
       await answers.drain(graceMs);
