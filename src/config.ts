@@ -70,6 +70,7 @@ export const settingsSchema = z.object({
   // Review and agreement.
   CANDOR_REVIEWERS: z.string().default(''),
   CANDOR_REVIEW_SLACK_CHANNEL: z.string().regex(/^[CG][A-Z0-9]{2,}$/, 'expected a Slack channel id (C…)').optional(),
+  CANDOR_REVIEW_TEAMS_CONVERSATION: z.string().regex(/^https?:\/\/[^|]+\|.+$/, 'expected "serviceUrl|conversationId" of the Teams channel or chat for review cards').optional(),
   CANDOR_REVIEW_ANSWERED_RATE: fraction.default(0.05),
   CANDOR_REVIEW_ABSTAINED_RATE: fraction.default(0.2),
   CANDOR_REVIEW_MAX_PER_RUN: z.coerce.number().int().min(1).max(10_000).default(20),
@@ -118,6 +119,8 @@ export interface ReviewSettings {
   /** Who counts as a reviewer: platform user ids, optionally prefixed ("slack:U123", "teams:29:1abc", "U123"). */
   readonly reviewers: readonly string[];
   readonly slackChannel: string | undefined;
+  /** "serviceUrl|conversationId" for Teams review cards. */
+  readonly teamsConversation: string | undefined;
   readonly answeredRate: number;
   readonly abstainedRate: number;
   readonly maxPerRun: number;
@@ -300,6 +303,7 @@ function reviewSettings(s: Settings): ReviewSettings {
   return {
     reviewers: s.CANDOR_REVIEWERS.split(',').map((r) => r.trim()).filter(Boolean),
     slackChannel: s.CANDOR_REVIEW_SLACK_CHANNEL,
+    teamsConversation: s.CANDOR_REVIEW_TEAMS_CONVERSATION,
     answeredRate: s.CANDOR_REVIEW_ANSWERED_RATE,
     abstainedRate: s.CANDOR_REVIEW_ABSTAINED_RATE,
     maxPerRun: s.CANDOR_REVIEW_MAX_PER_RUN,

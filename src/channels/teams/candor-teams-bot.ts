@@ -5,6 +5,7 @@ import { answerOnce, type AnswerOnceDeps, type Reply } from '../slack/answer-onc
 import { formatStatusReport, statusReport } from '../slack/status-report.js';
 import { renderTeamsCard } from './render-teams-card.js';
 import { teamsInbound } from './teams-inbound.js';
+import { handleLabelSubmit, handleReviewReaction, type TeamsReviewDeps } from './teams-review.js';
 
 export const WELCOME_TEXT =
   "Hi, I'm Candor. Ask me a question (in a channel, mention me first). I answer only from the knowledge base, " +
@@ -30,6 +31,8 @@ export interface TeamsBotDeps extends AnswerOnceDeps {
   /** Send a typing indicator when a reply takes longer than this. @default 1500 */
   readonly typingDelayMs: number;
   readonly onReaction?: ((reaction: TeamsReaction) => void | Promise<void>) | undefined;
+  /** Review cards: label buttons and reactions on them. */
+  readonly review?: TeamsReviewDeps | undefined;
 }
 
 /** Personal chats and channel mentions → one ask each; welcome on install; reactions → hook. */
@@ -37,6 +40,7 @@ export class CandorTeamsBot extends ActivityHandler {
   constructor(private readonly deps: TeamsBotDeps) {
     super();
     this.onMessage(async (context, next) => {
+      if (this.deps.review && (await handleLabelSubmit(context, this.deps.review))) return void (await next());
       await this.answer(context);
       await next();
     });
@@ -93,6 +97,7 @@ export class CandorTeamsBot extends ActivityHandler {
       userHash: hashUserId(`${a.conversation.tenantId ?? '-'}:${a.from.aadObjectId ?? a.from.id}`, this.deps.userHashSalt),
     };
     this.deps.log('info', 'teams: reaction', { kind, reactions: event.reactions, replyToId: event.replyToId });
+    if (this.deps.review) await handleReviewReaction(context, this.deps.review, kind, event.reactions);
     await this.deps.onReaction?.(event);
   }
 }

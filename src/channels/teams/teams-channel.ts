@@ -8,6 +8,8 @@ import type { App as CandorApp } from '../../main.js';
 import type { Route } from '../http/api-routes.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { CandorTeamsBot, type TeamsReaction } from './candor-teams-bot.js';
+import { postPendingTeamsCards, type TeamsReviewDeps } from './teams-review.js';
+import { withEmoji } from '../../core/review/review-tasks.js';
 import { shimRequest, shimResponse } from './node-http-shim.js';
 
 export const TEAMS_MESSAGES_PATH = '/api/messages';
@@ -25,6 +27,8 @@ export interface TeamsChannel {
   readonly route: Route;
   /** True only in explicit development mode (CANDOR_TEAMS_ALLOW_ANONYMOUS=true, no app id). */
   readonly anonymous: boolean;
+  /** Posts review cards for unposted samples into CANDOR_REVIEW_TEAMS_CONVERSATION; returns how many. */
+  postPendingReviews(): Promise<number>;
   /** Waits (up to `graceMs`) for turns in flight. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -58,6 +62,13 @@ export function startTeamsChannel(host: TeamsHost, options: TeamsChannelOptions 
   adapter.onTurnError = async (_context, error) => {
     host.log('error', 'teams: turn failed', { error: error.message });
   };
+  const review: TeamsReviewDeps = {
+    db: host.store.db,
+    log: host.log,
+    reviewers: host.config.review.reviewers,
+    tasks: withEmoji(host.config.review.emoji),
+    conversation: host.config.review.teamsConversation,
+  };
   const bot = new CandorTeamsBot({
     db: host.store.db,
     ask: host.ask,
@@ -67,6 +78,7 @@ export function startTeamsChannel(host: TeamsHost, options: TeamsChannelOptions 
     kb: host.config.kb.defaultName,
     typingDelayMs: options.typingDelayMs ?? 1500,
     onReaction: options.onReaction,
+    review,
   });
   if (anonymous) {
     host.log('warn', 'teams channel runs WITHOUT authentication (CANDOR_TEAMS_ALLOW_ANONYMOUS=true): anyone who can reach /api/messages can make the bot answer and choose where it posts. Use for local development only; set MICROSOFT_APP_ID and MICROSOFT_APP_PASSWORD in production.');
@@ -97,6 +109,7 @@ export function startTeamsChannel(host: TeamsHost, options: TeamsChannelOptions 
   return {
     route,
     anonymous,
+    postPendingReviews: () => postPendingTeamsCards(adapter, settings.appId ?? '', review),
     async stop(graceMs = 10_000) {
       const grace = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
       await Promise.race([Promise.allSettled([...inFlight]), grace]);

@@ -36,9 +36,11 @@ export function startFakeConnector(): Promise<FakeServer> {
 }
 
 /** The real app (PGlite in memory) with the Teams route on Candor's HTTP server. */
-export async function startTeamsRig(options: { env?: Record<string, string>; channel?: TeamsChannelOptions; telemetry?: boolean } = {}): Promise<TeamsRig> {
+export async function startTeamsRig(
+  options: { env?: Record<string, string>; envFor?: (connectorUrl: string) => Record<string, string>; channel?: TeamsChannelOptions; telemetry?: boolean } = {},
+): Promise<TeamsRig> {
   const connector = await startFakeConnector();
-  const config = loadConfig({ CANDOR_DATA_DIR: 'memory://', LOG_LEVEL: 'debug', CANDOR_TEAMS_ALLOW_ANONYMOUS: 'true', ...options.env });
+  const config = loadConfig({ CANDOR_DATA_DIR: 'memory://', LOG_LEVEL: 'debug', CANDOR_TEAMS_ALLOW_ANONYMOUS: 'true', ...options.env, ...options.envFor?.(connector.url) });
   const logs: TeamsRig['logs'] = [];
   const reactions: TeamsReaction[] = [];
   const spans = new InMemorySpanExporter();
