@@ -22,7 +22,8 @@ beforeAll(async () => {
   rig.connector.use((call) => (call.method === 'PUT' ? { body: { id: call.path.split('/').pop() } } : undefined));
   kb = await ingestFixture(rig.app.store.db);
   await rig.app.ask({ question: 'What is the MediShield Life deductible for a Class B2 ward?', channel: 'http' });
-  [{ sampleId }] = (await sampleInteractions(rig.app.store.db, { answeredRate: 1, abstainedRate: 1, maxPerRun: 5, seed: 3 })) as [{ sampleId: number }];
+  const [sample] = await sampleInteractions(rig.app.store.db, { answeredRate: 1, abstainedRate: 1, maxPerRun: 5, seed: 3 });
+  sampleId = sample!.sampleId;
   expect(await rig.channel.postPendingReviews()).toBe(1);
   const sent = rig.connector.calls.find((c) => c.method === 'POST' && c.path === `/v3/conversations/${encodeURIComponent(REVIEW_CONVERSATION)}/activities`)!;
   expect(sent).toBeDefined();
