@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { buildAgreementReport, type AgreementReport } from './core/review/agreement-report.js';
+import type { AgreementReport } from './core/review/agreement-report.js';
 import { isReviewer, parseLabel, tasksFor, withEmoji } from './core/review/review-tasks.js';
 import { CandorError } from './errors.js';
 import { findReport, runAgreementReport } from './judge/agreement-job.js';
+import { agreementDeps, formatReport } from './judge/agreement-deps.js';
 import { addJudgeSpec, listJudgeSpecs } from './judge/judge-specs.js';
-import { judgeWithLlm } from './llm/judge.js';
 import type { App } from './main.js';
 import { removeLabel, setLabel } from './review/label-store.js';
 import { loadReviewItems } from './review/review-items.js';
@@ -115,28 +115,4 @@ export async function reportCommand(app: App, args: ReviewArgs, out: Out): Promi
   const report = { ...stored, tasks };
   out(args.values.json ? JSON.stringify(report) : formatReport(report));
   return 0;
-}
-
-export function agreementDeps(app: App) {
-  const llm = app.llm;
-  return {
-    store: app.store,
-    judge: llm ? (spec: Parameters<typeof judgeWithLlm>[1], item: Parameters<typeof judgeWithLlm>[2]) => judgeWithLlm(llm, spec, item) : null,
-    buildReport: (labels: Parameters<typeof buildAgreementReport>[0]) => buildAgreementReport(labels, { seed: 1 }),
-    log: app.log,
-  };
-}
-
-/** A short plain-text summary (also what is posted to the review channel). */
-export function formatReport(report: AgreementReport & { runKey?: string }): string {
-  const f = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : x.toFixed(2));
-  const lines = [`Agreement report${report.runKey ? ` (${report.runKey})` : ''}`];
-  if (report.tasks.length === 0) lines.push('No labels yet.');
-  for (const t of report.tasks) {
-    lines.push(`${t.task}: ${t.items} items labelled by ${t.humans.length} reviewers; humans agree ${f(t.humanHuman.percentAgreement)} (alpha ${f(t.humanHuman.krippendorffAlpha)})`);
-    for (const j of t.judges) {
-      lines.push(`  ${j.judge}: kappa ${f(j.cohensKappa)} [${f(j.kappaCI.low)}, ${f(j.kappaCI.high)}] on ${j.items} items, ${j.disagreements.length} disagreements${j.weightedKappa ? `, quadratic ${f(j.weightedKappa.quadratic)}` : ''}`);
-    }
-  }
-  return lines.join('\n');
 }

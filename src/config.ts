@@ -79,6 +79,7 @@ export const settingsSchema = z.object({
     .regex(/^(\s*[a-z0-9_+-]+=(abstention|factuality|dontknowness):[a-z0-9_]+\s*)(,\s*[a-z0-9_+-]+=(abstention|factuality|dontknowness):[a-z0-9_]+\s*)*$/, 'expected emoji=task:label pairs, e.g. "thumbsup=abstention:correct,thumbsdown=abstention:incorrect"')
     .optional(),
   CANDOR_AGREEMENT_CRON: z.string().min(1).default('0 6 * * *'),
+  CANDOR_REVIEW_CRON: z.string().min(1).default('0 * * * *'),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -127,6 +128,8 @@ export interface ReviewSettings {
   /** Emoji overrides: emoji name → task and label. */
   readonly emoji: Readonly<Record<string, { readonly task: string; readonly value: string }>>;
   readonly agreementCron: string;
+  /** When to sample new interactions and post their cards. */
+  readonly reviewCron: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -284,10 +287,12 @@ function llmSettings(s: Settings): LlmSettings | null {
 }
 
 function reviewSettings(s: Settings): ReviewSettings {
-  try {
-    parseCron(s.CANDOR_AGREEMENT_CRON);
-  } catch (error) {
-    throw new CandorError('config_invalid', `Invalid configuration:\n  CANDOR_AGREEMENT_CRON: ${(error as Error).message}`);
+  for (const name of ['CANDOR_AGREEMENT_CRON', 'CANDOR_REVIEW_CRON'] as const) {
+    try {
+      parseCron(s[name]);
+    } catch (error) {
+      throw new CandorError('config_invalid', `Invalid configuration:\n  ${name}: ${(error as Error).message}`);
+    }
   }
   const emoji: Record<string, { task: string; value: string }> = {};
   for (const pair of (s.CANDOR_REVIEW_EMOJI ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
@@ -309,6 +314,7 @@ function reviewSettings(s: Settings): ReviewSettings {
     maxPerRun: s.CANDOR_REVIEW_MAX_PER_RUN,
     emoji,
     agreementCron: s.CANDOR_AGREEMENT_CRON,
+    reviewCron: s.CANDOR_REVIEW_CRON,
   };
 }
 

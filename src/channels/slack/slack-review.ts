@@ -21,6 +21,8 @@ export interface SlackReviewDeps {
 export interface SlackReview {
   /** Posts a card for every sample not posted anywhere yet (at most `limit`); returns how many were posted. */
   postPending(limit?: number): Promise<number>;
+  /** Posts a plain message (the agreement report's summary) to the review channel. */
+  postSummary(text: string): Promise<void>;
 }
 
 const NOT_A_REVIEWER = "Thanks — but only configured reviewers' labels count, so this one was not recorded. Ask whoever runs Candor to add you to CANDOR_REVIEWERS.";
@@ -91,6 +93,12 @@ export function registerSlackReview(bolt: BoltApp, client: webApi.WebClient, dep
   });
 
   return {
+    async postSummary(text) {
+      if (!deps.channel) return;
+      await client.chat.postMessage({ channel: deps.channel, text: text.slice(0, 3900) }).catch((error: unknown) => {
+        deps.log('error', 'slack: could not post the agreement summary', { code: describeSlackError(error) });
+      });
+    },
     async postPending(limit = 50) {
       const channel = deps.channel;
       if (!channel) return 0;
