@@ -174,4 +174,30 @@ describe('candor CLI', () => {
       }
     });
   });
+
+  it('review sample, label from a terminal, and report agreement --json print what is stored', async () => {
+    const env = { CANDOR_DATA_DIR: dirs.path('review-data'), CANDOR_REVIEWERS: 'cli:alice,cli:bob' };
+    expect((await candor(['ingest', CPF_FACTS, '--kb', 'default'], env)).code).toBe(0);
+    await candor(['ask', 'What does ADR-0050 say about CPF?'], env);
+    const sampled = onlyJson(await candor(['review', 'sample', '--seed', '7', '--json'], { ...env, CANDOR_REVIEW_ABSTAINED_RATE: '1' })) as { samples: { sampleId: number; stratum: string }[] };
+    expect(sampled.samples).toEqual([expect.objectContaining({ stratum: 'abstain|cli|unknown_entity' })]);
+    const id = String(sampled.samples[0]!.sampleId);
+
+    const shown = await candor(['review', 'show', id], env);
+    expect(shown.stdout).toContain('abstention — Was answering or refusing the right call?');
+    for (const [who, value] of [['alice', 'correct'], ['bob', ':white_check_mark:']]) {
+      const labelled = onlyJson(await candor(['review', 'label', id, 'abstention', value as string, '--as', who as string, '--json'], env));
+      expect(labelled).toMatchObject({ outcome: 'recorded', annotator: `cli:${who}`, value: 'correct', via: 'terminal' });
+    }
+    const stranger = await candor(['review', 'label', id, 'abstention', 'correct', '--as', 'mallory'], env);
+    expect(stranger.code).toBe(1);
+    expect(stranger.stderr).toContain('"mallory" is not a configured reviewer');
+    const bad = await candor(['review', 'label', id, 'abstention', 'maybe', '--as', 'alice'], env);
+    expect(bad.stderr).toContain('Allowed — abstention: correct / incorrect');
+
+    const made = onlyJson(await candor(['report', 'agreement', '--run', '--json'], env)) as { runKey: string; tasks: { task: string; items: number; humanHuman: { percentAgreement: number } }[] };
+    expect(made.tasks).toEqual([expect.objectContaining({ task: 'abstention', items: 1, humanHuman: expect.objectContaining({ percentAgreement: 1 }) })]);
+    const stored = onlyJson(await candor(['report', 'agreement', '--json', '--task', 'abstention'], env));
+    expect(stored).toEqual(made);
+  }, 120_000);
 });
