@@ -17,6 +17,7 @@ import pg from 'pg';
 import { settingsSchema, toConfig } from '../src/config.js';
 import { hardGate, selectCitations } from '../src/core/gate/hard-gate.js';
 import { analyseQuestion } from '../src/core/text/analyse-question.js';
+import { mulberry32 } from '../src/core/agreement/seeded-random.js';
 import { ingestPaths } from '../src/kb/ingest/ingest.js';
 import { KnowledgeIndex, KnowledgeIndexCache } from '../src/kb/knowledge-index.js';
 import { openStore, type Store } from '../src/store/open-store.js';
@@ -102,17 +103,8 @@ interface Row {
 // ---------------------------------------------------------------------------
 // Deterministic synthetic knowledge base
 
-/** mulberry32: small, fast, seeded. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32: small, fast, seeded (the one the agreement statistics use). */
+const prng = (seed: number): (() => number) => mulberry32(seed);
 
 const pick = <T>(rng: () => number, items: readonly T[]): T => items[Math.floor(rng() * items.length)] as T;
 const between = (rng: () => number, lo: number, hi: number): number => lo + Math.floor(rng() * (hi - lo + 1));

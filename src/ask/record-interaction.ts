@@ -15,6 +15,22 @@ export interface InteractionRecorder {
   ): Promise<number | null>;
 }
 
+/** The columns of an interaction row that describe its decision (shared by every writer of the row). */
+export function decisionColumns(decision: Omit<Decision, 'latencyMs' | 'interactionId' | 'traceId'>) {
+  const deciding = decision.decision === 'abstain' ? decision.reasons[0] : undefined;
+  return {
+    kbVersion: decision.kb.version,
+    decision: decision.decision,
+    reason: deciding?.code ?? null,
+    answer: decision.answer ?? decision.refusal,
+    verdicts: decision.reasons,
+    evidence: decision.evidence,
+    topScore: decision.reasons.find((r) => r.layer === 'relevance')?.score ?? null,
+    model: decision.generation?.model ?? null,
+    promptVersion: decision.generation?.prompt ?? null,
+  };
+}
+
 /** Hashes user ids so that the store and telemetry never hold them in the clear. */
 export function hashUserId(userId: string, salt: string): string {
   return createHash('sha256').update(`${salt}:${userId}`).digest('hex').slice(0, 32);
@@ -27,7 +43,6 @@ export function hashUserId(userId: string, salt: string): string {
 export function createInteractionRecorder(db: Db, salt: string): InteractionRecorder {
   return {
     async record(request, question, decision, kbId, traceId, latencyMs) {
-      const deciding = decision.decision === 'abstain' ? decision.reasons[0] : undefined;
       const rows = await db
         .insert(interactions)
         .values({
@@ -36,17 +51,9 @@ export function createInteractionRecorder(db: Db, salt: string): InteractionReco
           conversationRef: request.conversationRef ?? null,
           userHash: request.userId ? hashUserId(request.userId, salt) : null,
           kbId,
-          kbVersion: decision.kb.version,
           question,
           status: 'done',
-          decision: decision.decision,
-          reason: deciding?.code ?? null,
-          answer: decision.answer ?? decision.refusal,
-          verdicts: decision.reasons,
-          evidence: decision.evidence,
-          topScore: decision.reasons.find((r) => r.layer === 'relevance')?.score ?? null,
-          model: decision.generation?.model ?? null,
-          promptVersion: decision.generation?.prompt ?? null,
+          ...decisionColumns(decision),
           traceId,
           latencyMs,
         })

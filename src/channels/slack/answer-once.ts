@@ -35,6 +35,18 @@ export interface AnswerOnceDeps {
   readonly now?: () => number;
 }
 
+/** The answer-once dependencies a chat channel takes from the app. */
+export function chatDeps(host: { store: { db: Db }; ask: Ask; log: Log; config: { ask: { maxQuestionChars: number }; telemetry: { userHashSalt: string }; kb: { defaultName: string } } }): AnswerOnceDeps {
+  return {
+    db: host.store.db,
+    ask: host.ask,
+    log: host.log,
+    maxQuestionChars: host.config.ask.maxQuestionChars,
+    userHashSalt: host.config.telemetry.userHashSalt,
+    kb: host.config.kb.defaultName,
+  };
+}
+
 export interface AnswerHooks {
   /** Extra attributes for the root span (retry number, conversation type). */
   readonly attributes?: Attributes;

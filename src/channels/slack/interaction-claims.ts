@@ -1,3 +1,4 @@
+import { decisionColumns } from '../../ask/record-interaction.js';
 import { eq, sql } from 'drizzle-orm';
 import type { Decision } from '../../ask/decision.js';
 import type { Db } from '../../store/open-store.js';
@@ -42,21 +43,12 @@ export async function claimInteraction(db: Db, claim: InteractionClaim): Promise
 
 /** Fills the claimed row with the decision (what the shared recorder would have written). */
 export async function completeInteraction(db: Db, id: number, decision: Decision): Promise<void> {
-  const deciding = decision.decision === 'abstain' ? decision.reasons[0] : undefined;
   await db
     .update(interactions)
     .set({
       status: 'done' satisfies ClaimStatus,
       kbId: sql`(select ${knowledgeBases.id} from ${knowledgeBases} where ${knowledgeBases.name} = ${decision.kb.name})`,
-      kbVersion: decision.kb.version,
-      decision: decision.decision,
-      reason: deciding?.code ?? null,
-      answer: decision.answer ?? decision.refusal,
-      verdicts: decision.reasons,
-      evidence: decision.evidence,
-      topScore: decision.reasons.find((r) => r.layer === 'relevance')?.score ?? null,
-      model: decision.generation?.model ?? null,
-      promptVersion: decision.generation?.prompt ?? null,
+      ...decisionColumns(decision),
       traceId: decision.traceId,
       latencyMs: decision.latencyMs,
     })

@@ -4,7 +4,7 @@ import { CandorError } from '../../errors.js';
 import type { App as CandorApp } from '../../main.js';
 import type { Route } from '../http/api-routes.js';
 import { createAnswerQueue } from '../chat/answer-queue.js';
-import { answerOnce, EVENT_ATTR, type AnswerOnceDeps, type Reply } from './answer-once.js';
+import { answerOnce, chatDeps, EVENT_ATTR, type AnswerOnceDeps, type Reply } from './answer-once.js';
 import { boltLogger } from './bolt-logger.js';
 import { renderSlackReply } from './render-slack-reply.js';
 import { slackInbound, type SlackQuestion } from './slack-inbound.js';
@@ -73,14 +73,7 @@ export async function startSlackChannel(host: SlackHost, options: SlackChannelOp
     clientOptions,
   });
 
-  const deps: AnswerOnceDeps = {
-    db: host.store.db,
-    ask: host.ask,
-    log: host.log,
-    maxQuestionChars: host.config.ask.maxQuestionChars,
-    userHashSalt: host.config.telemetry.userHashSalt,
-    kb: host.config.kb.defaultName,
-  };
+  const deps: AnswerOnceDeps = chatDeps(host);
   const answers = createAnswerQueue(options.answerConcurrency ?? 4);
   const reaction = { delayMs: options.reactionDelayMs ?? 1500, name: options.reaction ?? 'hourglass_flowing_sand', log: host.log };
 

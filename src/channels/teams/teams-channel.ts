@@ -8,6 +8,7 @@ import type { App as CandorApp } from '../../main.js';
 import type { Route } from '../http/api-routes.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { CandorTeamsBot, type TeamsReaction } from './candor-teams-bot.js';
+import { chatDeps } from '../slack/answer-once.js';
 import { postPendingTeamsCards, type TeamsReviewDeps } from './teams-review.js';
 import { withEmoji } from '../../core/review/review-tasks.js';
 import { shimRequest, shimResponse } from './node-http-shim.js';
@@ -70,12 +71,7 @@ export function startTeamsChannel(host: TeamsHost, options: TeamsChannelOptions 
     conversation: host.config.review.teamsConversation,
   };
   const bot = new CandorTeamsBot({
-    db: host.store.db,
-    ask: host.ask,
-    log: host.log,
-    maxQuestionChars: host.config.ask.maxQuestionChars,
-    userHashSalt: host.config.telemetry.userHashSalt,
-    kb: host.config.kb.defaultName,
+    ...chatDeps(host),
     typingDelayMs: options.typingDelayMs ?? 1500,
     onReaction: options.onReaction,
     review,
