@@ -71,6 +71,8 @@ export async function startSlackChannel(host: SlackHost, options: SlackChannelOp
     receiver,
     logger,
     clientOptions,
+    // No conversation-state middleware: Candor keeps no per-conversation state, and it costs every event.
+    convoStore: false,
   });
 
   const deps: AnswerOnceDeps = chatDeps(host);
