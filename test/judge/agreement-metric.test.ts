@@ -25,7 +25,7 @@ describe('candor.judge.agreement', () => {
       ]),
     );
     const { resourceMetrics } = await reader.collect();
-    const points = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics).filter((m) => m.descriptor.name === 'candor.judge.agreement').flatMap((m) => m.dataPoints);
+    const points = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics).filter((m) => m.descriptor.name === 'candor.judge.agreement').flatMap((m) => m.dataPoints as Array<{ value: unknown; attributes: unknown }>);
     // po = 3/4; marginals 2/2 and 3/1: pe = 0.5·0.75 + 0.5·0.25 = 0.5; kappa = 0.25 / 0.5 = 0.5.
     expect(points).toEqual([expect.objectContaining({ value: 0.5, attributes: { task: 'abstention', judge: 'llm:abst@2' } })]);
   });
