@@ -18,6 +18,8 @@ export interface App {
   /** The configured model, or null in extractive mode. */
   readonly llm: Llm | null;
   readonly log: Log;
+  /** GET /metrics (Prometheus text format); null when the caller runs its own OpenTelemetry SDK. */
+  readonly metrics: Telemetry['metrics'] | null;
   close(): Promise<void>;
 }
 
@@ -57,6 +59,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ask,
     llm,
     log,
+    metrics: telemetry?.metrics ?? null,
     async close() {
       await store.close();
       await telemetry?.shutdown();

@@ -1,4 +1,5 @@
 import { apiRoutes } from './channels/http/api-routes.js';
+import { metricsRoute } from './channels/http/metrics-route.js';
 import { startHttpServer } from './channels/http/http-server.js';
 import type { App } from './main.js';
 import { startSlackChannel } from './channels/slack/slack-channel.js';
@@ -24,6 +25,7 @@ export async function serve(app: App): Promise<void> {
       },
     }),
   ];
+  if (app.metrics) routes.push(metricsRoute(app.metrics));
   const channels = ['http'];
   // A chat channel that cannot start (Slack rejects the token) stops the whole start: exit non-zero, say why.
   const slack = app.config.slack ? await startSlackChannel(app).catch(closeAndThrow(app)) : null;
@@ -106,3 +108,4 @@ async function startReviewSchedules(
     },
   };
 }
+

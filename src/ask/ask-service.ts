@@ -1,4 +1,5 @@
-import { metrics, type Span } from '@opentelemetry/api';
+import type { Span } from '@opentelemetry/api';
+import { instruments } from '../telemetry/instruments.js';
 import type { Config } from '../config.js';
 import { formatExtractiveAnswer, formatRefusal, nearbyTopics } from '../core/answer/format-answer.js';
 import { combineVerdicts, HARD_LAYER_NAMES, HARD_LAYERS, selectCitations } from '../core/gate/hard-gate.js';
@@ -7,7 +8,7 @@ import { analyseQuestion } from '../core/text/analyse-question.js';
 import { normaliseQuestion } from '../core/text/normalise-question.js';
 import { CandorError } from '../errors.js';
 import type { KnowledgeIndex, KnowledgeIndexCache } from '../kb/knowledge-index.js';
-import { ATTR, METRIC, SPAN } from '../telemetry/attributes.js';
+import { ATTR, SPAN } from '../telemetry/attributes.js';
 import { withSpan, withSpanSync } from '../telemetry/with-span.js';
 import type { Decision, EvidenceView } from './decision.js';
 import type { Log } from '../log.js';
@@ -47,7 +48,6 @@ export interface AskDeps {
 
 export type Ask = (request: AskRequest, options?: AskOptions) => Promise<Decision>;
 
-const meter = metrics.getMeter('candor');
 
 /**
  * The one ask path every channel uses: normalise, retrieve, hard gate, answer
@@ -56,9 +56,6 @@ const meter = metrics.getMeter('candor');
  */
 export function createAsk(deps: AskDeps): Ask {
   const now = deps.now ?? (() => performance.now());
-  const asks = meter.createCounter(METRIC.asks, { description: 'Questions asked, by decision, reason and channel' });
-  const duration = meter.createHistogram(METRIC.askDuration, { unit: 'ms', description: 'Time to decide an ask' });
-  const avoided = meter.createCounter(METRIC.llmCallsAvoided, { description: 'Questions the hard gate refused before any model call' });
 
   return async (request, options = {}) => {
     const started = now();
@@ -76,7 +73,7 @@ export function createAsk(deps: AskDeps): Ask {
         index = await deps.indexes.get(kbName);
         decision = await decide(index, cleaned.text, options, deps);
         if (deps.llm && decision.decision === 'abstain' && isHardLayer(decision.reasons[0]?.layer)) {
-          avoided.add(1, { channel: request.channel });
+          instruments.llmCallsAvoided().add(1, { channel: request.channel });
           span.setAttribute(ATTR.llmCallAvoided, true);
         }
       } catch (error) {
@@ -98,8 +95,8 @@ export function createAsk(deps: AskDeps): Ask {
         });
       }
       const reason = decision.decision === 'abstain' ? (decision.reasons[0]?.code ?? 'unknown') : 'none';
-      asks.add(1, { decision: decision.decision, reason, channel: request.channel });
-      duration.record(latencyMs, { decision: decision.decision, channel: request.channel });
+      instruments.asks().add(1, { decision: decision.decision, reason, channel: request.channel });
+      instruments.askDuration().record(latencyMs, { decision: decision.decision, channel: request.channel });
       return { ...decision, traceId, latencyMs, interactionId };
     });
   };

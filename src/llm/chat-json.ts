@@ -1,4 +1,5 @@
-import { metrics, type Span } from '@opentelemetry/api';
+import type { Span } from '@opentelemetry/api';
+import { instruments } from '../telemetry/instruments.js';
 import OpenAI from 'openai';
 import type { z } from 'zod';
 import { withSpan } from '../telemetry/with-span.js';
@@ -18,9 +19,6 @@ export interface JsonCall<T> {
   readonly traceContent?: boolean;
 }
 
-const meter = metrics.getMeter('candor');
-const tokenUsage = meter.createHistogram('gen_ai.client.token.usage', { unit: '{token}', description: 'Tokens used per model call, by type' });
-const operationDuration = meter.createHistogram('gen_ai.client.operation.duration', { unit: 's', description: 'Duration of model calls' });
 
 /** Servers that refused a JSON schema once are asked in JSON mode from then on. */
 const schemaRefused = new WeakSet<OpenAI>();
@@ -63,7 +61,7 @@ export async function chatJson<T>(llm: Llm, call: JsonCall<T>): Promise<T> {
         span.setAttribute('error.type', failure.code);
         throw failure;
       } finally {
-        operationDuration.record((performance.now() - started) / 1000, attrs);
+        instruments.operationDuration().record((performance.now() - started) / 1000, attrs);
       }
     }),
   );
@@ -94,8 +92,8 @@ function read<T>(completion: OpenAI.Chat.Completions.ChatCompletion, call: JsonC
   if (completion.usage) {
     span.setAttributes({ 'gen_ai.usage.input_tokens': completion.usage.prompt_tokens, 'gen_ai.usage.output_tokens': completion.usage.completion_tokens });
     const withModel = { ...attrs, 'gen_ai.response.model': completion.model };
-    tokenUsage.record(completion.usage.prompt_tokens, { ...withModel, 'gen_ai.token.type': 'input' });
-    tokenUsage.record(completion.usage.completion_tokens, { ...withModel, 'gen_ai.token.type': 'output' });
+    instruments.tokenUsage().record(completion.usage.prompt_tokens, { ...withModel, 'gen_ai.token.type': 'input' });
+    instruments.tokenUsage().record(completion.usage.completion_tokens, { ...withModel, 'gen_ai.token.type': 'output' });
   }
   if (!choice) throw new LlmFailure('invalid_output', 'the model returned no choices');
   if (choice.message.refusal) throw new LlmFailure('invalid_output', 'the model refused to answer');

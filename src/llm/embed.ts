@@ -1,9 +1,8 @@
-import { metrics } from '@opentelemetry/api';
+import { instruments } from '../telemetry/instruments.js';
 import { withSpan } from '../telemetry/with-span.js';
 import type { Llm } from './llm-client.js';
 import { toFailure } from './chat-json.js';
 
-const tokenUsage = metrics.getMeter('candor').createHistogram('gen_ai.client.token.usage', { unit: '{token}', description: 'Tokens used per model call, by type' });
 
 /** Embeds texts with the configured embedding model, as one `embeddings <model>` span; unit-length vectors. */
 export async function embedTexts(llm: Llm, texts: readonly string[]): Promise<Float32Array[]> {
@@ -15,7 +14,7 @@ export async function embedTexts(llm: Llm, texts: readonly string[]): Promise<Fl
       try {
         const response = await llm.client.embeddings.create({ model, input: [...texts], encoding_format: 'float' });
         span.setAttributes({ 'gen_ai.response.model': response.model, 'gen_ai.usage.input_tokens': response.usage?.prompt_tokens ?? 0 });
-        tokenUsage.record(response.usage?.prompt_tokens ?? 0, { 'gen_ai.operation.name': 'embeddings', 'gen_ai.request.model': model, 'gen_ai.token.type': 'input' });
+        instruments.tokenUsage().record(response.usage?.prompt_tokens ?? 0, { 'gen_ai.operation.name': 'embeddings', 'gen_ai.request.model': model, 'gen_ai.token.type': 'input' });
         const vectors = [...response.data].sort((a, b) => a.index - b.index).map((d) => unit(d.embedding));
         if (vectors.length !== texts.length) throw new Error(`asked for ${texts.length} embeddings, got ${vectors.length}`);
         return vectors;

@@ -29,9 +29,3 @@ export const SPAN = {
   answer: 'candor.answer',
   record: 'candor.record',
 } as const;
-
-export const METRIC = {
-  asks: 'candor.asks',
-  askDuration: 'candor.ask.duration',
-  llmCallsAvoided: 'candor.llm.calls_avoided',
-} as const;

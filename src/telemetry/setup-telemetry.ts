@@ -7,12 +7,19 @@ import {
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import type { MetricReader } from '@opentelemetry/sdk-metrics';
+import { AggregationType, type MetricReader } from '@opentelemetry/sdk-metrics';
+import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
 
 export interface Telemetry {
+  /** Serves the Prometheus text format of every Candor metric (GET /metrics). */
+  readonly metrics: (request: IncomingMessage, response: ServerResponse) => void;
   shutdown(): Promise<void>;
 }
+
+/** Latency buckets in milliseconds: from a cached lexical ask (≈1 ms) to a slow model call. */
+const LATENCY_MS = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 30_000];
 
 export interface TelemetryOptions {
   /** Replaces the exporters chosen by config (tests pass an in-memory one). */
@@ -26,16 +33,29 @@ export interface TelemetryOptions {
  */
 export function setupTelemetry(config: Config['telemetry'], options: TelemetryOptions = {}): Telemetry {
   const spanProcessors = options.spanProcessors ?? processorsFor(config);
+  // Prometheus is always on, served by Candor's own HTTP server rather than a second port.
+  const prometheus = new PrometheusExporter({ preventServerStart: true });
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({ 'service.name': config.serviceName }),
+    // No host/process detectors: command lines and paths have no place in exported telemetry.
+    autoDetectResources: false,
     // Explicit (even empty) lists: otherwise NodeSDK falls back to OTLP exporters from the environment.
     spanProcessors,
-    metricReaders: options.metricReaders ?? [],
+    metricReaders: [prometheus, ...(options.metricReaders ?? [])],
+    views: [
+      {
+        instrumentName: 'candor.ask.duration',
+        aggregation: { type: AggregationType.EXPLICIT_BUCKET_HISTOGRAM, options: { boundaries: LATENCY_MS } },
+      },
+    ],
     logRecordProcessors: [],
     instrumentations: [],
   });
   sdk.start();
-  return { shutdown: () => sdk.shutdown() };
+  return {
+    metrics: (request, response) => prometheus.getMetricsRequestHandler(request, response),
+    shutdown: () => sdk.shutdown(),
+  };
 }
 
 function processorsFor(config: Config['telemetry']): SpanProcessor[] {
