@@ -117,7 +117,7 @@ export interface Config {
 }
 
 export interface ReviewSettings {
-  /** Who counts as a reviewer: platform user ids, optionally prefixed ("slack:U123", "teams:29:1abc", "U123"). */
+  /** Who counts as a reviewer: platform user ids, optionally prefixed ("slack:U123", "teams:<aad id>", "cli:name"), or a Slack user group ("slack:group:S123"). */
   readonly reviewers: readonly string[];
   readonly slackChannel: string | undefined;
   /** "serviceUrl|conversationId" for Teams review cards. */

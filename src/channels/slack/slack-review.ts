@@ -35,6 +35,29 @@ const NOT_A_REVIEWER = "Thanks — but only configured reviewers' labels count, 
  */
 export function registerSlackReview(bolt: BoltApp, client: webApi.WebClient, deps: SlackReviewDeps): SlackReview {
   const postRef = (channel: string, ts: string) => `slack:${channel}|${ts}`;
+  const groups = deps.reviewers.filter((r) => r.startsWith('slack:group:')).map((r) => r.slice('slack:group:'.length));
+  const groupMembers = new Map<string, { at: number; members: Promise<Set<string>> }>();
+  /** A reviewer by id, or as a member of a reviewer user group (members cached for 5 minutes). */
+  const reviews = async (user: string): Promise<boolean> => {
+    if (isReviewer(deps.reviewers, 'slack', user)) return true;
+    for (const group of groups) {
+      let cached = groupMembers.get(group);
+      if (!cached || Date.now() - cached.at > 5 * 60_000) {
+        const members = client.usergroups.users
+          .list({ usergroup: group })
+          .then((r) => new Set(r.users ?? []))
+          .catch((error: unknown) => {
+            deps.log('warn', 'slack: could not read a reviewer user group', { group, code: describeSlackError(error) });
+            groupMembers.delete(group);
+            return new Set<string>();
+          });
+        cached = { at: Date.now(), members };
+        groupMembers.set(group, cached);
+      }
+      if ((await cached.members).has(user)) return true;
+    }
+    return false;
+  };
 
   const refreshCard = async (channel: string, ts: string, sampleId: number) => {
     const [item] = await loadReviewItems(deps.db, [sampleId]);
@@ -51,7 +74,7 @@ export function registerSlackReview(bolt: BoltApp, client: webApi.WebClient, dep
     if (!item) return; // a reaction on some other message
     const label = parseLabel(event.reaction, undefined, deps.tasks);
     if (!label.ok || !tasksFor(item.decision).some((t) => t.id === label.task)) return; // not a label emoji for this card
-    if (!isReviewer(deps.reviewers, 'slack', event.user)) {
+    if (!(await reviews(event.user))) {
       if (!removed) await ephemeral(event.item.channel, event.user, NOT_A_REVIEWER);
       return;
     }
@@ -86,7 +109,7 @@ export function registerSlackReview(bolt: BoltApp, client: webApi.WebClient, dep
     if (!match || !channel || !ts) return;
     const item = await findSampleByPost(deps.db, postRef(channel, ts));
     if (!item || String(item.sampleId) !== a.value) return;
-    if (!isReviewer(deps.reviewers, 'slack', b.user.id)) return void (await ephemeral(channel, b.user.id, NOT_A_REVIEWER));
+    if (!(await reviews(b.user.id))) return void (await ephemeral(channel, b.user.id, NOT_A_REVIEWER));
     const outcome = await setLabel(deps.db, { sampleId: item.sampleId, task: match[1] as string, annotator: `slack:${b.user.id}`, value: match[2] as string, via: 'button' });
     deps.log('info', 'slack: review label', { sampleId: item.sampleId, task: match[1], outcome });
     await refreshCard(channel, ts, item.sampleId);

@@ -10,6 +10,7 @@ import { sendSigned, startFakeSlack, startSlackRig, TEAM, type SlackRig } from '
 const REVIEW = 'CREVIEW';
 const REVIEWER = 'UREVIEWER';
 const STRANGER = 'USTRANGER';
+const GROUP_MEMBER = 'UINGROUP';
 
 let slack: FakeServer;
 let rig: SlackRig;
@@ -19,7 +20,8 @@ let card: { ts: string; sampleId: number; blocks: Array<Record<string, any>> };
 beforeAll(async () => {
   slack = await startFakeSlack();
   slack.use((call) => (call.path === '/api/chat.update' ? { body: { ok: true, channel: call.body.channel, ts: call.body.ts } } : undefined));
-  rig = await startSlackRig({ slack, env: { CANDOR_REVIEW_SLACK_CHANNEL: REVIEW, CANDOR_REVIEWERS: `slack:${REVIEWER}` } });
+  slack.use((call) => (call.path === '/api/usergroups.users.list' ? { body: call.body.usergroup === 'S0REVIEWERS' ? { ok: true, users: [GROUP_MEMBER] } : { ok: false, error: 'no_such_subteam' } } : undefined));
+  rig = await startSlackRig({ slack, env: { CANDOR_REVIEW_SLACK_CHANNEL: REVIEW, CANDOR_REVIEWERS: `slack:${REVIEWER},slack:group:S0REVIEWERS` } });
   kb = await ingestFixture(rig.app.store.db);
   await rig.app.ask({ question: 'What does ADR-0050 say about MediShield Life?', channel: 'http' });
   const [sample] = await sampleInteractions(rig.app.store.db, { answeredRate: 1, abstainedRate: 1, maxPerRun: 10, seed: 1 });
@@ -113,6 +115,13 @@ describe('review cards in Slack', () => {
     // Changing one's mind: the latest counts, the history keeps both.
     await sendSigned(rig.eventsUrl, button(REVIEWER, 'candor_label:dontknowness:5'), form);
     await waitFor(async () => (await labels()).find((l) => l.task === 'dontknowness')?.value === '5');
+  });
+
+  it('a member of a reviewer user group counts as a reviewer', async () => {
+    await sendSigned(rig.eventsUrl, reaction('reaction_added', GROUP_MEMBER, 'x'));
+    await waitFor(async () => (await labels()).some((l) => l.annotator === `slack:${GROUP_MEMBER}`));
+    expect((await labels()).find((l) => l.annotator === `slack:${GROUP_MEMBER}`)).toMatchObject({ task: 'abstention', value: 'incorrect' });
+    expect(slack.callsTo('/api/usergroups.users.list').map((c) => c.body.usergroup)).toContain('S0REVIEWERS');
   });
 
   it('a forged click is rejected with 401 and records nothing', async () => {
