@@ -37,7 +37,10 @@ export async function serve(app: App): Promise<void> {
   const running = await startHttpServer(routes, { host: app.config.http.host, port: app.config.http.port, log: app.log });
   const schedules = await startReviewSchedules(app, {
     postPending: async () => (await (slack?.review.postPending() ?? 0)) + (await (teams?.postPendingReviews() ?? 0)),
-    postSummary: async (text) => slack?.review.postSummary(text),
+    postSummary: async (text) => {
+      await slack?.review.postSummary(text);
+      await teams?.postReviewSummary(text);
+    },
   });
   process.stderr.write(
     `Candor is serving on ${running.url} (store: ${app.store.kind}, channels: ${channels.join(', ')})\n` +

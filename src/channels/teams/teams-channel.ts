@@ -9,7 +9,7 @@ import type { Route } from '../http/api-routes.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { CandorTeamsBot, type TeamsReaction } from './candor-teams-bot.js';
 import { chatDeps } from '../slack/answer-once.js';
-import { postPendingTeamsCards, type TeamsReviewDeps } from './teams-review.js';
+import { postPendingTeamsCards, postTeamsSummary, type TeamsReviewDeps } from './teams-review.js';
 import { withEmoji } from '../../core/review/review-tasks.js';
 import { shimRequest, shimResponse } from './node-http-shim.js';
 
@@ -30,6 +30,8 @@ export interface TeamsChannel {
   readonly anonymous: boolean;
   /** Posts review cards for unposted samples into CANDOR_REVIEW_TEAMS_CONVERSATION; returns how many. */
   postPendingReviews(): Promise<number>;
+  /** Posts the agreement report's summary into the review conversation. */
+  postReviewSummary(text: string): Promise<void>;
   /** Waits (up to `graceMs`) for turns in flight. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -106,6 +108,7 @@ export function startTeamsChannel(host: TeamsHost, options: TeamsChannelOptions 
     route,
     anonymous,
     postPendingReviews: () => postPendingTeamsCards(adapter, settings.appId ?? '', review),
+    postReviewSummary: (text) => postTeamsSummary(adapter, settings.appId ?? '', review, text),
     async stop(graceMs = 10_000) {
       const grace = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
       await Promise.race([Promise.allSettled([...inFlight]), grace]);

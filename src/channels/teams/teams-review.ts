@@ -1,4 +1,4 @@
-import { CardFactory, MessageFactory, type CloudAdapter, type ConversationReference, type TurnContext } from 'botbuilder';
+import { CardFactory, MessageFactory, type Activity, type CloudAdapter, type ConversationReference, type TurnContext } from 'botbuilder';
 import { and, eq, isNull } from 'drizzle-orm';
 import { isReviewer, tasksFor, type ReviewTask } from '../../core/review/review-tasks.js';
 import type { Log } from '../../log.js';
@@ -73,26 +73,42 @@ function tasksOf(deps: TeamsReviewDeps, decision: 'answer' | 'abstain'): ReviewT
   return tasksFor(decision).map((t) => deps.tasks.find((d) => d.id === t.id) ?? t);
 }
 
+/** Sends a new message (not a reply) into the review conversation; returns the sent activity's id. */
+async function sendToReview(adapter: CloudAdapter, appId: string, conversation: string, activity: Partial<Activity>): Promise<string> {
+  const [serviceUrl = '', conversationId = ''] = conversation.split('|');
+  const reference: Partial<ConversationReference> = { serviceUrl, channelId: 'msteams', conversation: { id: conversationId, isGroup: true, conversationType: 'channel', name: 'review' }, bot: { id: appId, name: 'Candor' } };
+  let id = '';
+  await adapter.continueConversationAsync(appId, reference, async (context) => {
+    // A new message in the conversation, not a reply to the synthetic continuation activity.
+    context.onSendActivities(async (_ctx, activities, next) => {
+      for (const a of activities) delete a.replyToId;
+      return next();
+    });
+    id = (await context.sendActivity(activity))?.id ?? '';
+  });
+  return id;
+}
+
+/** Posts a plain message (the agreement report's summary) into the review conversation. */
+export async function postTeamsSummary(adapter: CloudAdapter, appId: string, deps: TeamsReviewDeps, text: string): Promise<void> {
+  if (!deps.conversation) return;
+  await sendToReview(adapter, appId, deps.conversation, MessageFactory.text(text)).catch((error: unknown) => {
+    deps.log('error', 'teams: could not post the agreement summary', { error: (error as Error).message });
+  });
+}
+
 /** Posts a card for each sample not posted anywhere yet, proactively, into the configured conversation. */
 export async function postPendingTeamsCards(adapter: CloudAdapter, appId: string, deps: TeamsReviewDeps, limit = 50): Promise<number> {
   if (!deps.conversation) return 0;
-  const [serviceUrl = '', conversationId = ''] = deps.conversation.split('|');
-  const reference: Partial<ConversationReference> = { serviceUrl, channelId: 'msteams', conversation: { id: conversationId, isGroup: true, conversationType: 'channel', name: 'review' }, bot: { id: appId, name: 'Candor' } };
+  const conversationId = deps.conversation.split('|')[1] ?? '';
   const pending = await deps.db.select({ id: reviewSamples.id }).from(reviewSamples).where(isNull(reviewSamples.postedTo)).orderBy(reviewSamples.id).limit(limit);
   let posted = 0;
   for (const item of await loadReviewItems(deps.db, pending.map((p) => p.id))) {
     const claimed = await deps.db.update(reviewSamples).set({ postedTo: 'teams' }).where(and(eq(reviewSamples.id, item.sampleId), isNull(reviewSamples.postedTo))).returning({ id: reviewSamples.id });
     if (claimed.length === 0) continue;
     try {
-      await adapter.continueConversationAsync(appId, reference, async (context) => {
-        // A new message in the conversation, not a reply to the synthetic continuation activity.
-        context.onSendActivities(async (_ctx, activities, next) => {
-          for (const activity of activities) delete activity.replyToId;
-          return next();
-        });
-        const sent = await context.sendActivity(MessageFactory.attachment(CardFactory.adaptiveCard(renderTeamsReviewCard(item, tasksOf(deps, item.decision)))));
-        await deps.db.update(reviewSamples).set({ postRef: postRef(conversationId, sent?.id ?? '') }).where(eq(reviewSamples.id, item.sampleId));
-      });
+      const id = await sendToReview(adapter, appId, deps.conversation, MessageFactory.attachment(CardFactory.adaptiveCard(renderTeamsReviewCard(item, tasksOf(deps, item.decision)))));
+      await deps.db.update(reviewSamples).set({ postRef: postRef(conversationId, id) }).where(eq(reviewSamples.id, item.sampleId));
       posted += 1;
     } catch (error) {
       await deps.db.update(reviewSamples).set({ postedTo: null }).where(eq(reviewSamples.id, item.sampleId));

@@ -124,6 +124,12 @@ describe('review cards in Slack', () => {
     expect(slack.callsTo('/api/usergroups.users.list').map((c) => c.body.usergroup)).toContain('S0REVIEWERS');
   });
 
+  it('posts the agreement summary to the review channel', async () => {
+    await rig.channel.review.postSummary('Agreement report (manual)\nabstention: kappa 0.58');
+    const last = slack.callsTo('/api/chat.postMessage').at(-1);
+    expect(last?.body).toMatchObject({ channel: REVIEW, text: expect.stringContaining('abstention: kappa 0.58') });
+  });
+
   it('a forged click is rejected with 401 and records nothing', async () => {
     const count = async () => ((await rig.app.store.db.execute(sql`select count(*)::int as n from label_events`)) as unknown as { rows: { n: number }[] }).rows[0]!.n;
     const before = await count();

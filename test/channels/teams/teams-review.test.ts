@@ -85,4 +85,10 @@ describe('review cards in Teams', () => {
     await post(rig.messagesUrl, reaction('reactionsRemoved'));
     expect(await currentLabels(rig.app.store.db, { sampleIds: [sampleId], task: 'abstention' })).toEqual([]);
   });
+
+  it('posts the agreement summary into the review conversation as a new message', async () => {
+    await rig.channel.postReviewSummary('Agreement report (scheduled:2026-11-23T06:00Z)\nabstention: kappa 0.58');
+    const sent = rig.connector.calls.filter((c) => c.method === 'POST' && c.path === `/v3/conversations/${encodeURIComponent(REVIEW_CONVERSATION)}/activities`);
+    expect(sent.at(-1)?.body).toMatchObject({ type: 'message', text: expect.stringContaining('abstention: kappa 0.58') });
+  });
 });
