@@ -19,8 +19,8 @@ describe('deploy/slack-app-manifest.yaml', () => {
   });
 
   it('subscribes to the events the channel answers, with the scopes its Web API calls need', () => {
-    expect(manifest.settings.event_subscriptions.bot_events.sort()).toEqual(['app_mention', 'message.im']);
+    expect(manifest.settings.event_subscriptions.bot_events.sort()).toEqual(['app_mention', 'message.im', 'reaction_added', 'reaction_removed']);
     expect(manifest.features.slash_commands.map((c) => c.command)).toEqual(['/candor']);
-    expect(manifest.oauth_config.scopes.bot.sort()).toEqual(['app_mentions:read', 'chat:write', 'commands', 'im:history', 'reactions:write']);
+    expect(manifest.oauth_config.scopes.bot.sort()).toEqual(['app_mentions:read', 'chat:write', 'commands', 'im:history', 'reactions:read', 'reactions:write', 'usergroups:read']);
   });
 });
