@@ -9,6 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { mulberry32 } from '../src/core/agreement/seeded-random.js';
 import { buildAgreementReport, type LabelRow } from '../src/core/review/agreement-report.js';
 import { REVIEW_TASKS } from '../src/core/review/review-tasks.js';

@@ -14,10 +14,11 @@ import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { and, eq, isNull } from 'drizzle-orm';
 import pg from 'pg';
+
 import { settingsSchema, toConfig } from '../src/config.js';
+import { mulberry32 } from '../src/core/agreement/seeded-random.js';
 import { hardGate, selectCitations } from '../src/core/gate/hard-gate.js';
 import { analyseQuestion } from '../src/core/text/analyse-question.js';
-import { mulberry32 } from '../src/core/agreement/seeded-random.js';
 import { ingestPaths } from '../src/kb/ingest/ingest.js';
 import { KnowledgeIndex, KnowledgeIndexCache } from '../src/kb/knowledge-index.js';
 import { openStore, type Store } from '../src/store/open-store.js';
@@ -240,7 +241,18 @@ function generateFacts(n: number, words: readonly string[]): Corpus {
 const QUESTION_STOP = new Set(
   'a an and are as at be by for from has have in is it its of on or that the this to was were will with you your'.split(' '),
 );
-const OPENERS = ['What is', 'How do I', 'Can I', 'How much is', 'When does', 'Who handles', 'How long does', 'Is there', 'What about', 'Does'];
+const OPENERS = [
+  'What is',
+  'How do I',
+  'Can I',
+  'How much is',
+  'When does',
+  'Who handles',
+  'How long does',
+  'Is there',
+  'What about',
+  'Does',
+];
 const SYLLABLES = ['zor', 'vex', 'qua', 'ply', 'thro', 'nix', 'zep', 'kru', 'blo', 'vin', 'dax', 'quo', 'zil', 'fent', 'grob'];
 
 /** An invented word the example vocabulary does not hold. */
@@ -352,7 +364,8 @@ class BareBm25 {
         const doc = p.docs[i] as number;
         const tf = p.tfs[i] as number;
         if (scores[doc] === 0) touched.push(doc);
-        scores[doc] = (scores[doc] as number) + (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * (this.lengths[doc] as number)) / this.avgdl));
+        scores[doc] =
+          (scores[doc] as number) + (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * (this.lengths[doc] as number)) / this.avgdl));
       }
     }
     const best: number[] = [];
@@ -587,7 +600,10 @@ function progress(message: string): void {
 }
 
 function parseList(value: string | undefined, fallback: string[]): string[] {
-  const items = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const items = (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return items.length > 0 ? items : fallback;
 }
 
@@ -669,7 +685,24 @@ async function run(tmp: string, started: number): Promise<void> {
 }
 
 function printTable(rows: readonly Row[]): void {
-  const head = ['store', 'facts', 'p50 ms', 'p99 ms', 'bare p50', 'ratio', 'version p50', 'retrieve p50', 'gate p50', 'in-proc p50', 'in-proc ratio', 'answered', 'index build ms', 'rows ms', 'construct ms', 'ingest facts/s'];
+  const head = [
+    'store',
+    'facts',
+    'p50 ms',
+    'p99 ms',
+    'bare p50',
+    'ratio',
+    'version p50',
+    'retrieve p50',
+    'gate p50',
+    'in-proc p50',
+    'in-proc ratio',
+    'answered',
+    'index build ms',
+    'rows ms',
+    'construct ms',
+    'ingest facts/s',
+  ];
   const body = rows.map((r) => [
     r.store,
     String(r.facts),
@@ -689,8 +722,11 @@ function printTable(rows: readonly Row[]): void {
     r.ingestFactsPerSec.toFixed(0),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] as string).length)));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ');
-  console.log(`\nretrieve + hard gate per ask (${CONFIG.ask.topK} retrieved, ${QUESTIONS} questions × ${ROUNDS}), node ${process.version}, ${cpus().length} CPUs`);
+  const line = (cells: readonly string[]): string =>
+    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ');
+  console.log(
+    `\nretrieve + hard gate per ask (${CONFIG.ask.topK} retrieved, ${QUESTIONS} questions × ${ROUNDS}), node ${process.version}, ${cpus().length} CPUs`,
+  );
   console.log(line(head));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of body) console.log(line(row));

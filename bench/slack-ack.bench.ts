@@ -10,13 +10,14 @@
  *   CANDOR_BENCH_EVENTS=500 CANDOR_BENCH_STORES=pglite npm run bench:slack
  */
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
+
 import { ingestPaths } from '../src/kb/ingest/ingest.js';
 import { waitFor, type FakeServer } from '../test/channels/fake-http.js';
 import { SIGNING_SECRET, slackEvent, startFakeSlack, startSlackRig } from '../test/channels/slack/slack-harness.js';
@@ -70,7 +71,14 @@ async function floor(requests: number): Promise<number> {
   const body = slackEvent({ text: 'floor' }).body;
   const p99s: number[] = [];
   for (let i = 0; i < 3; i++) {
-    const timings = (await sendFromWorker(url, Array.from({ length: requests }, () => ({ body, retry: 0 })))).map((t) => t.ms).sort((a, b) => a - b);
+    const timings = (
+      await sendFromWorker(
+        url,
+        Array.from({ length: requests }, () => ({ body, retry: 0 })),
+      )
+    )
+      .map((t) => t.ms)
+      .sort((a, b) => a - b);
     p99s.push(timings[Math.ceil(0.99 * timings.length) - 1] ?? 0);
   }
   server.close();

@@ -11,8 +11,16 @@ const rules = [
     applies: (f) => f.startsWith(`src${sep}core${sep}`),
     bad: (spec, f) => !spec.startsWith('.') || !join(f, '..', spec).startsWith(`src${sep}core`),
   },
-  { name: '@slack/bolt only in src/channels/slack', applies: (f) => !f.startsWith(`src${sep}channels${sep}slack`), bad: (s) => s.startsWith('@slack/') },
-  { name: 'botbuilder only in src/channels/teams', applies: (f) => !f.startsWith(`src${sep}channels${sep}teams`), bad: (s) => /^botbuilder|^botframework/.test(s) },
+  {
+    name: '@slack/bolt only in src/channels/slack',
+    applies: (f) => !f.startsWith(`src${sep}channels${sep}slack`),
+    bad: (s) => s.startsWith('@slack/'),
+  },
+  {
+    name: 'botbuilder only in src/channels/teams',
+    applies: (f) => !f.startsWith(`src${sep}channels${sep}teams`),
+    bad: (s) => /^botbuilder|^botframework/.test(s),
+  },
   { name: 'openai only in src/llm', applies: (f) => !f.startsWith(`src${sep}llm`), bad: (s) => s === 'openai' || s.startsWith('openai/') },
   {
     name: 'OpenTelemetry SDK packages only in src/telemetry and the composition root',
@@ -24,7 +32,9 @@ const problems = [];
 for (const abs of files) {
   const file = relative(root, abs);
   const text = readFileSync(abs, 'utf8');
-  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2]);
+  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
+    (m) => m[1] ?? m[2],
+  );
   for (const rule of rules) {
     if (!rule.applies(file)) continue;
     for (const spec of specs) if (rule.bad(spec, file)) problems.push(`${file}: imports "${spec}" (${rule.name})`);

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
+
 import type { AgreementReport } from './core/review/agreement-report.js';
 import { isReviewer, parseLabel, tasksFor, withEmoji } from './core/review/review-tasks.js';
 import { CandorError } from './errors.js';
-import { findReport, runAgreementReport } from './judge/agreement-job.js';
 import { agreementDeps, formatReport } from './judge/agreement-deps.js';
+import { findReport, runAgreementReport } from './judge/agreement-job.js';
 import { addJudgeSpec, listJudgeSpecs } from './judge/judge-specs.js';
 import type { App } from './main.js';
 import { removeLabel, setLabel } from './review/label-store.js';
@@ -12,7 +13,18 @@ import { sampleInteractions } from './review/sample-interactions.js';
 
 export interface ReviewArgs {
   readonly positionals: string[];
-  readonly values: { json?: boolean; as?: string; task?: string; name?: string; criteria?: string; outcomes?: string; model?: string; seed?: string; run?: boolean; remove?: boolean };
+  readonly values: {
+    json?: boolean;
+    as?: string;
+    task?: string;
+    name?: string;
+    criteria?: string;
+    outcomes?: string;
+    model?: string;
+    seed?: string;
+    run?: boolean;
+    remove?: boolean;
+  };
 }
 
 type Out = (text: string) => void;
@@ -32,14 +44,23 @@ export async function reviewCommand(app: App, args: ReviewArgs, out: Out): Promi
         seed,
       });
       if (args.values.json) out(JSON.stringify({ seed, samples: picked }));
-      else out(picked.length === 0 ? 'nothing new to sample' : picked.map((p) => `sample ${p.sampleId}: interaction ${p.id} (${p.stratum}, nearness ${p.nearness ?? 'n/a'})`).join('\n'));
+      else
+        out(
+          picked.length === 0
+            ? 'nothing new to sample'
+            : picked.map((p) => `sample ${p.sampleId}: interaction ${p.id} (${p.stratum}, nearness ${p.nearness ?? 'n/a'})`).join('\n'),
+        );
       return 0;
     }
     case 'show': {
       const id = Number(rest[0]);
       const [item] = Number.isInteger(id) ? await loadReviewItems(app.store.db, [id]) : [];
-      if (!item) throw new CandorError('input_invalid', `There is no review sample ${rest[0] ?? '(none given)'}. List them with: candor review sample`);
-      if (args.values.json) return out(JSON.stringify(item)), 0;
+      if (!item)
+        throw new CandorError(
+          'input_invalid',
+          `There is no review sample ${rest[0] ?? '(none given)'}. List them with: candor review sample`,
+        );
+      if (args.values.json) return (out(JSON.stringify(item)), 0);
       const tasks = withEmoji(review.emoji).filter((t) => tasksFor(item.decision).some((a) => a.id === t.id));
       out(
         [
@@ -57,18 +78,27 @@ export async function reviewCommand(app: App, args: ReviewArgs, out: Out): Promi
     case 'label': {
       const [idText, task, value] = rest;
       const name = args.values.as;
-      if (!idText || !task || !value || !name) throw new CandorError('input_invalid', 'Usage: candor review label SAMPLE_ID TASK LABEL --as NAME [--remove]');
+      if (!idText || !task || !value || !name)
+        throw new CandorError('input_invalid', 'Usage: candor review label SAMPLE_ID TASK LABEL --as NAME [--remove]');
       if (review.reviewers.length > 0 && !isReviewer(review.reviewers, 'cli', name)) {
-        throw new CandorError('input_invalid', `"${name}" is not a configured reviewer (CANDOR_REVIEWERS); ask whoever runs Candor to add cli:${name}.`);
+        throw new CandorError(
+          'input_invalid',
+          `"${name}" is not a configured reviewer (CANDOR_REVIEWERS); ask whoever runs Candor to add cli:${name}.`,
+        );
       }
       const label = parseLabel(value, task, withEmoji(review.emoji));
       if (!label.ok) throw new CandorError('input_invalid', label.message);
       const [item] = await loadReviewItems(app.store.db, [Number(idText)]);
       if (!item) throw new CandorError('input_invalid', `There is no review sample ${idText}.`);
-      if (!tasksFor(item.decision).some((t) => t.id === label.task)) throw new CandorError('input_invalid', `${label.task} applies to answered items only; sample ${idText} was a refusal.`);
+      if (!tasksFor(item.decision).some((t) => t.id === label.task))
+        throw new CandorError('input_invalid', `${label.task} applies to answered items only; sample ${idText} was a refusal.`);
       const change = { sampleId: item.sampleId, task: label.task, annotator: `cli:${name}`, value: label.value, via: 'terminal' as const };
       const outcome = args.values.remove ? await removeLabel(app.store.db, change) : await setLabel(app.store.db, change);
-      out(args.values.json ? JSON.stringify({ outcome, ...change }) : `${outcome}: sample ${item.sampleId} ${label.task} = ${label.value} (by cli:${name})`);
+      out(
+        args.values.json
+          ? JSON.stringify({ outcome, ...change })
+          : `${outcome}: sample ${item.sampleId} ${label.task} = ${label.value} (by cli:${name})`,
+      );
       return 0;
     }
     default:
@@ -81,12 +111,22 @@ export async function judgeCommand(app: App, args: ReviewArgs, out: Out): Promis
   const sub = args.positionals[1];
   if (sub === 'list') {
     const specs = await listJudgeSpecs(app.store.db);
-    out(args.values.json ? JSON.stringify({ judges: specs }) : specs.map((s) => `${s.name}@${s.version}  ${s.task}  ${s.model}  prompt ${s.promptId}@${s.promptVersion}  (${s.outcomes.join('/')})`).join('\n') || 'no judges yet: candor judge add --name NAME --task TASK --criteria TEXT|@FILE');
+    out(
+      args.values.json
+        ? JSON.stringify({ judges: specs })
+        : specs
+            .map((s) => `${s.name}@${s.version}  ${s.task}  ${s.model}  prompt ${s.promptId}@${s.promptVersion}  (${s.outcomes.join('/')})`)
+            .join('\n') || 'no judges yet: candor judge add --name NAME --task TASK --criteria TEXT|@FILE',
+    );
     return 0;
   }
   if (sub !== 'add') throw new CandorError('input_invalid', 'judge supports: add, list');
   const { name, task, criteria, outcomes, model } = args.values;
-  if (!name || !task || !criteria) throw new CandorError('input_invalid', 'Usage: candor judge add --name NAME --task TASK --criteria TEXT|@FILE [--outcomes a,b] [--model M]');
+  if (!name || !task || !criteria)
+    throw new CandorError(
+      'input_invalid',
+      'Usage: candor judge add --name NAME --task TASK --criteria TEXT|@FILE [--outcomes a,b] [--model M]',
+    );
   const defaults = withEmoji(app.config.review.emoji).find((t) => t.id === task);
   const spec = await addJudgeSpec(app.store.db, {
     name,
@@ -105,7 +145,8 @@ export async function reportCommand(app: App, args: ReviewArgs, out: Out): Promi
   let stored: (AgreementReport & { runKey?: string; createdAt?: string }) | null;
   if (args.values.run) {
     const run = await runAgreementReport(agreementDeps(app), `manual:${new Date().toISOString()}`);
-    if (run.status === 'busy') throw new CandorError('input_invalid', 'Another agreement report is running now; try again when it has finished.');
+    if (run.status === 'busy')
+      throw new CandorError('input_invalid', 'Another agreement report is running now; try again when it has finished.');
     stored = run.report as AgreementReport;
   } else {
     stored = (await findReport(app.store)) as typeof stored;

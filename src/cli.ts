@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+
+import type { Decision } from './ask/decision.js';
+import { judgeCommand, reportCommand, reviewCommand } from './cli-review.js';
 import { loadConfig, type Config } from './config.js';
 import { CandorError } from './errors.js';
-import { buildApp, type App } from './main.js';
+import { readLooQuestions, runLeaveOneOut } from './eval/leave-one-out.js';
 import { embedMissingFacts, type EmbedSummary } from './kb/embed-facts.js';
 import { ingestPaths, kbStatus, type IngestOptions, type IngestSummary } from './kb/ingest/ingest.js';
 import { extractFacts } from './llm/extract-facts.js';
-import { readLooQuestions, runLeaveOneOut } from './eval/leave-one-out.js';
+import { buildApp, type App } from './main.js';
 import { serve } from './serve.js';
-import { judgeCommand, reportCommand, reviewCommand } from './cli-review.js';
-import type { Decision } from './ask/decision.js';
 
 const USAGE = `Usage: candor <command> [options]
 
@@ -106,11 +107,15 @@ export async function main(argv: string[]): Promise<number> {
       return withApp(config, (app) => reportCommand(app, { positionals: [command, ...args.positionals], values: args.values }, print));
     case 'serve':
     case 'start':
-      return withApp(config, async (app) => {
-        if (command === 'start') await ensureExampleKb(app, kb);
-        await serve(app);
-        return 0;
-      }, { keepOpen: true });
+      return withApp(
+        config,
+        async (app) => {
+          if (command === 'start') await ensureExampleKb(app, kb);
+          await serve(app);
+          return 0;
+        },
+        { keepOpen: true },
+      );
     default:
       return usage(`unknown command "${command}"`);
   }

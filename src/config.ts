@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+
 import { withEmoji } from './core/review/review-tasks.js';
 import { parseCron } from './core/schedule/cron.js';
 import { CandorError } from './errors.js';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 const fraction = z.coerce.number().min(0).max(1);
 
 /**
@@ -19,7 +18,10 @@ export const settingsSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// or postgresql:// URL')
     .optional(),
-  CANDOR_KB: z.string().regex(/^[\w.-]{1,64}$/, 'expected a name of letters, digits, _ . -').default('default'),
+  CANDOR_KB: z
+    .string()
+    .regex(/^[\w.-]{1,64}$/, 'expected a name of letters, digits, _ . -')
+    .default('default'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   CANDOR_MAX_QUESTION_CHARS: z.coerce.number().int().min(10).max(100_000).default(2000),
@@ -41,9 +43,15 @@ export const settingsSchema = z.object({
   CANDOR_USER_HASH_SALT: z.string().min(1).default('candor'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   // Slack: on when SLACK_BOT_TOKEN is set (HTTP mode needs the signing secret, Socket Mode the app token).
-  SLACK_BOT_TOKEN: z.string().regex(/^xox[bp]-/, 'expected a bot token (xoxb-…)').optional(),
+  SLACK_BOT_TOKEN: z
+    .string()
+    .regex(/^xox[bp]-/, 'expected a bot token (xoxb-…)')
+    .optional(),
   SLACK_SIGNING_SECRET: z.string().min(8, 'expected the signing secret from the Slack app settings').optional(),
-  SLACK_APP_TOKEN: z.string().regex(/^xapp-/, 'expected an app-level token (xapp-…)').optional(),
+  SLACK_APP_TOKEN: z
+    .string()
+    .regex(/^xapp-/, 'expected an app-level token (xapp-…)')
+    .optional(),
   SLACK_API_URL: z.url().default('https://slack.com/api/'),
   // Teams: on when MICROSOFT_APP_ID is set, or anonymously (development only) with CANDOR_TEAMS_ALLOW_ANONYMOUS.
   MICROSOFT_APP_ID: z.string().min(1).optional(),
@@ -69,14 +77,23 @@ export const settingsSchema = z.object({
   CANDOR_LLM_ENTAILMENT: bool.default(false),
   // Review and agreement.
   CANDOR_REVIEWERS: z.string().default(''),
-  CANDOR_REVIEW_SLACK_CHANNEL: z.string().regex(/^[CG][A-Z0-9]{2,}$/, 'expected a Slack channel id (C…)').optional(),
-  CANDOR_REVIEW_TEAMS_CONVERSATION: z.string().regex(/^https?:\/\/[^|]+\|.+$/, 'expected "serviceUrl|conversationId" of the Teams channel or chat for review cards').optional(),
+  CANDOR_REVIEW_SLACK_CHANNEL: z
+    .string()
+    .regex(/^[CG][A-Z0-9]{2,}$/, 'expected a Slack channel id (C…)')
+    .optional(),
+  CANDOR_REVIEW_TEAMS_CONVERSATION: z
+    .string()
+    .regex(/^https?:\/\/[^|]+\|.+$/, 'expected "serviceUrl|conversationId" of the Teams channel or chat for review cards')
+    .optional(),
   CANDOR_REVIEW_ANSWERED_RATE: fraction.default(0.05),
   CANDOR_REVIEW_ABSTAINED_RATE: fraction.default(0.2),
   CANDOR_REVIEW_MAX_PER_RUN: z.coerce.number().int().min(1).max(10_000).default(20),
   CANDOR_REVIEW_EMOJI: z
     .string()
-    .regex(/^(\s*[a-z0-9_+-]+=(abstention|factuality|dontknowness):[a-z0-9_]+\s*)(,\s*[a-z0-9_+-]+=(abstention|factuality|dontknowness):[a-z0-9_]+\s*)*$/, 'expected emoji=task:label pairs, e.g. "thumbsup=abstention:correct,thumbsdown=abstention:incorrect"')
+    .regex(
+      /^(\s*[a-z0-9_+-]+=(abstention|factuality|dontknowness):[a-z0-9_]+\s*)(,\s*[a-z0-9_+-]+=(abstention|factuality|dontknowness):[a-z0-9_]+\s*)*$/,
+      'expected emoji=task:label pairs, e.g. "thumbsup=abstention:correct,thumbsdown=abstention:incorrect"',
+    )
     .optional(),
   CANDOR_AGREEMENT_CRON: z.string().min(1).default('0 6 * * *'),
   CANDOR_REVIEW_CRON: z.string().min(1).default('0 * * * *'),
@@ -195,7 +212,11 @@ function readConfigFile(path: string | undefined): Env {
   try {
     text = readFileSync(path, 'utf8');
   } catch (cause) {
-    throw new CandorError('config_invalid', `CANDOR_CONFIG: cannot read ${path}: ${(cause as NodeJS.ErrnoException).code ?? 'unreadable'}`, { cause });
+    throw new CandorError(
+      'config_invalid',
+      `CANDOR_CONFIG: cannot read ${path}: ${(cause as NodeJS.ErrnoException).code ?? 'unreadable'}`,
+      { cause },
+    );
   }
   try {
     raw = JSON.parse(text);
@@ -278,10 +299,14 @@ function llmSettings(s: Settings): LlmSettings | null {
       ...common,
     };
   }
-  if (s.OPENAI_BASE_URL) return { provider: 'openai-compatible', apiKey: s.OPENAI_API_KEY, baseUrl: s.OPENAI_BASE_URL, azure: undefined, ...common };
+  if (s.OPENAI_BASE_URL)
+    return { provider: 'openai-compatible', apiKey: s.OPENAI_API_KEY, baseUrl: s.OPENAI_BASE_URL, azure: undefined, ...common };
   if (s.OPENAI_API_KEY) return { provider: 'openai', apiKey: s.OPENAI_API_KEY, baseUrl: undefined, azure: undefined, ...common };
   if (s.CANDOR_FACT_EXTRACTION === 'llm') {
-    throw new CandorError('config_invalid', 'Invalid configuration:\n  CANDOR_FACT_EXTRACTION: "llm" needs a model (set OPENAI_API_KEY, OPENAI_BASE_URL or AZURE_OPENAI_ENDPOINT)');
+    throw new CandorError(
+      'config_invalid',
+      'Invalid configuration:\n  CANDOR_FACT_EXTRACTION: "llm" needs a model (set OPENAI_API_KEY, OPENAI_BASE_URL or AZURE_OPENAI_ENDPOINT)',
+    );
   }
   return null;
 }
@@ -295,7 +320,10 @@ function reviewSettings(s: Settings): ReviewSettings {
     }
   }
   const emoji: Record<string, { task: string; value: string }> = {};
-  for (const pair of (s.CANDOR_REVIEW_EMOJI ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const pair of (s.CANDOR_REVIEW_EMOJI ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [name = '', target = ''] = pair.split('=');
     const [task = '', value = ''] = target.split(':');
     emoji[name] = { task, value };
@@ -306,7 +334,9 @@ function reviewSettings(s: Settings): ReviewSettings {
     throw new CandorError('config_invalid', `Invalid configuration:\n  CANDOR_REVIEW_EMOJI: ${(error as Error).message}`);
   }
   return {
-    reviewers: s.CANDOR_REVIEWERS.split(',').map((r) => r.trim()).filter(Boolean),
+    reviewers: s.CANDOR_REVIEWERS.split(',')
+      .map((r) => r.trim())
+      .filter(Boolean),
     slackChannel: s.CANDOR_REVIEW_SLACK_CHANNEL,
     teamsConversation: s.CANDOR_REVIEW_TEAMS_CONVERSATION,
     answeredRate: s.CANDOR_REVIEW_ANSWERED_RATE,
@@ -321,7 +351,10 @@ function reviewSettings(s: Settings): ReviewSettings {
 function slackSettings(s: Settings): SlackSettings | null {
   if (!s.SLACK_BOT_TOKEN) {
     if (s.SLACK_SIGNING_SECRET || s.SLACK_APP_TOKEN) {
-      throw new CandorError('config_invalid', 'Invalid configuration:\n  SLACK_BOT_TOKEN: missing (the Slack channel needs the bot token, xoxb-…, from OAuth & Permissions)');
+      throw new CandorError(
+        'config_invalid',
+        'Invalid configuration:\n  SLACK_BOT_TOKEN: missing (the Slack channel needs the bot token, xoxb-…, from OAuth & Permissions)',
+      );
     }
     return null;
   }

@@ -1,5 +1,6 @@
 import type { MetricReader } from '@opentelemetry/sdk-metrics';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+
 import { createAsk, type Ask } from './ask/ask-service.js';
 import { createInteractionRecorder } from './ask/record-interaction.js';
 import type { Config } from './config.js';

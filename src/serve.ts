@@ -1,15 +1,16 @@
+import { sql } from 'drizzle-orm';
+
 import { apiRoutes } from './channels/http/api-routes.js';
-import { metricsRoute } from './channels/http/metrics-route.js';
 import { startHttpServer } from './channels/http/http-server.js';
-import type { App } from './main.js';
+import { metricsRoute } from './channels/http/metrics-route.js';
 import { startSlackChannel } from './channels/slack/slack-channel.js';
 import { startTeamsChannel } from './channels/teams/teams-channel.js';
-import { sql } from 'drizzle-orm';
 import type { AgreementReport } from './core/review/agreement-report.js';
 import { parseCron } from './core/schedule/cron.js';
-import { findReport, runAgreementReport, scheduledRunKey } from './judge/agreement-job.js';
 import { agreementDeps, formatReport } from './judge/agreement-deps.js';
+import { findReport, runAgreementReport, scheduledRunKey } from './judge/agreement-job.js';
 import { createAgreementMetric } from './judge/agreement-metric.js';
+import type { App } from './main.js';
 import { sampleInteractions } from './review/sample-interactions.js';
 import { runOnSchedule } from './run-on-schedule.js';
 
@@ -85,7 +86,12 @@ async function startReviewSchedules(
     ? runOnSchedule(
         parseCron(review.reviewCron),
         async (slot) => {
-          const picked = await sampleInteractions(app.store.db, { answeredRate: review.answeredRate, abstainedRate: review.abstainedRate, maxPerRun: review.maxPerRun, seed: Math.floor(slot.getTime() / 60_000) % 2 ** 31 });
+          const picked = await sampleInteractions(app.store.db, {
+            answeredRate: review.answeredRate,
+            abstainedRate: review.abstainedRate,
+            maxPerRun: review.maxPerRun,
+            seed: Math.floor(slot.getTime() / 60_000) % 2 ** 31,
+          });
           const posted = await channels.postPending();
           app.log('info', 'review samples', { sampled: picked.length, posted });
         },
@@ -111,4 +117,3 @@ async function startReviewSchedules(
     },
   };
 }
-

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { tempFiles } from './support/compose.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -15,7 +16,15 @@ interface Run {
 }
 
 /** Settings the parent process may carry that would point the CLI somewhere else. */
-const INHERITED = ['DATABASE_URL', 'CANDOR_CONFIG', 'CANDOR_KB', 'PORT', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'CANDOR_TRACE_EXPORTER', 'LOG_LEVEL'];
+const INHERITED = [
+  'DATABASE_URL',
+  'CANDOR_CONFIG',
+  'CANDOR_KB',
+  'PORT',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'CANDOR_TRACE_EXPORTER',
+  'LOG_LEVEL',
+];
 
 /** `npx tsx src/cli.ts …` as a real subprocess, in the repository, with its own data directory. */
 function candor(args: readonly string[], env: Record<string, string>): Promise<Run> {
@@ -42,7 +51,9 @@ function onlyJson(run: Run): Record<string, unknown> {
 }
 
 function expectDecisionContract(body: Record<string, unknown>): void {
-  expect(Object.keys(body).sort()).toEqual(['answer', 'decision', 'evidence', 'kb', 'latencyMs', 'nearbyTopics', 'reasons', 'traceId'].sort());
+  expect(Object.keys(body).sort()).toEqual(
+    ['answer', 'decision', 'evidence', 'kb', 'latencyMs', 'nearbyTopics', 'reasons', 'traceId'].sort(),
+  );
   expect(['answer', 'abstain']).toContain(body.decision);
   expect(body.answer).toEqual(expect.any(String));
   expect(body.kb).toEqual({ name: 'cpf', version: 1 });
@@ -55,7 +66,12 @@ function expectDecisionContract(body: Record<string, unknown>): void {
     expect(reason.code === null || typeof reason.code === 'string').toBe(true);
   }
   for (const fact of body.evidence as Record<string, unknown>[]) {
-    expect(fact).toEqual({ factId: expect.stringMatching(/^CPF_\d+$/), text: expect.any(String), source: expect.any(String), score: expect.any(Number) });
+    expect(fact).toEqual({
+      factId: expect.stringMatching(/^CPF_\d+$/),
+      text: expect.any(String),
+      source: expect.any(String),
+      score: expect.any(Number),
+    });
   }
 }
 
@@ -80,7 +96,10 @@ describe('candor CLI', () => {
   });
 
   it('ask --json answers with exactly one JSON object and exit code 0', async () => {
-    const run = await candor(['ask', 'Can the minimum income criterion be waived for workers who want to work more but are unable to?', '--kb', 'cpf', '--json'], env);
+    const run = await candor(
+      ['ask', 'Can the minimum income criterion be waived for workers who want to work more but are unable to?', '--kb', 'cpf', '--json'],
+      env,
+    );
     expect(run.code, run.stderr).toBe(0);
     const body = onlyJson(run);
     expectDecisionContract(body);
@@ -123,7 +142,15 @@ describe('candor CLI', () => {
     const run = await candor(['eval', 'loo', '--kb', 'cpf', '--questions', questions, '--json'], env);
     expect(run.code, run.stderr).toBe(0);
     const report = onlyJson(run) as {
-      summary: { n: number; fullAnswered: number; fullAnsweredWithFact: number; looAbstained: number; fullRefusedBy: Record<string, number>; looRefusedBy: Record<string, number>; hardGateRefusals: number };
+      summary: {
+        n: number;
+        fullAnswered: number;
+        fullAnsweredWithFact: number;
+        looAbstained: number;
+        fullRefusedBy: Record<string, number>;
+        looRefusedBy: Record<string, number>;
+        hardGateRefusals: number;
+      };
       items: { id: string; full: { decision: string; evidenceFactIds: string[] }; loo: { decision: string; evidenceFactIds: string[] } }[];
     };
     expect(Object.keys(report).sort()).toEqual(['items', 'summary']);
@@ -132,7 +159,9 @@ describe('candor CLI', () => {
     expect(summary.n).toBe(5);
     const share = (count: number) => count / 5;
     expect(summary.fullAnswered).toBe(share(items.filter((i) => i.full.decision === 'answer').length));
-    expect(summary.fullAnsweredWithFact).toBe(share(items.filter((i) => i.full.decision === 'answer' && i.full.evidenceFactIds.includes(i.id)).length));
+    expect(summary.fullAnsweredWithFact).toBe(
+      share(items.filter((i) => i.full.decision === 'answer' && i.full.evidenceFactIds.includes(i.id)).length),
+    );
     expect(summary.looAbstained).toBe(share(items.filter((i) => i.loo.decision === 'abstain').length));
     const looRefusals = Object.values(summary.looRefusedBy).reduce((a, b) => a + b, 0);
     expect(looRefusals).toBe(items.filter((i) => i.loo.decision === 'abstain').length);
@@ -166,7 +195,10 @@ describe('candor CLI', () => {
     });
 
     it('ask "" exits non-zero with a clear message', async () => {
-      const [empty, blank] = await Promise.all([candor(['ask', '', '--kb', 'cpf', '--json'], env), candor(['ask', '   ', '--kb', 'cpf'], env)]);
+      const [empty, blank] = await Promise.all([
+        candor(['ask', '', '--kb', 'cpf', '--json'], env),
+        candor(['ask', '   ', '--kb', 'cpf'], env),
+      ]);
       for (const run of [empty, blank]) {
         expect(run.code).not.toBe(0);
         expect(run.stdout).toBe('');
@@ -179,13 +211,18 @@ describe('candor CLI', () => {
     const env = { CANDOR_DATA_DIR: dirs.path('review-data'), CANDOR_REVIEWERS: 'cli:alice,cli:bob' };
     expect((await candor(['ingest', CPF_FACTS, '--kb', 'default'], env)).code).toBe(0);
     await candor(['ask', 'What does ADR-0050 say about CPF?'], env);
-    const sampled = onlyJson(await candor(['review', 'sample', '--seed', '7', '--json'], { ...env, CANDOR_REVIEW_ABSTAINED_RATE: '1' })) as { samples: { sampleId: number; stratum: string }[] };
+    const sampled = onlyJson(
+      await candor(['review', 'sample', '--seed', '7', '--json'], { ...env, CANDOR_REVIEW_ABSTAINED_RATE: '1' }),
+    ) as { samples: { sampleId: number; stratum: string }[] };
     expect(sampled.samples).toEqual([expect.objectContaining({ stratum: 'abstain|cli|unknown_entity' })]);
     const id = String(sampled.samples[0]!.sampleId);
 
     const shown = await candor(['review', 'show', id], env);
     expect(shown.stdout).toContain('abstention — Was answering or refusing the right call?');
-    for (const [who, value] of [['alice', 'correct'], ['bob', ':white_check_mark:']]) {
+    for (const [who, value] of [
+      ['alice', 'correct'],
+      ['bob', ':white_check_mark:'],
+    ]) {
       const labelled = onlyJson(await candor(['review', 'label', id, 'abstention', value as string, '--as', who as string, '--json'], env));
       expect(labelled).toMatchObject({ outcome: 'recorded', annotator: `cli:${who}`, value: 'correct', via: 'terminal' });
     }
@@ -195,8 +232,13 @@ describe('candor CLI', () => {
     const bad = await candor(['review', 'label', id, 'abstention', 'maybe', '--as', 'alice'], env);
     expect(bad.stderr).toContain('Allowed — abstention: correct / incorrect');
 
-    const made = onlyJson(await candor(['report', 'agreement', '--run', '--json'], env)) as { runKey: string; tasks: { task: string; items: number; humanHuman: { percentAgreement: number } }[] };
-    expect(made.tasks).toEqual([expect.objectContaining({ task: 'abstention', items: 1, humanHuman: expect.objectContaining({ percentAgreement: 1 }) })]);
+    const made = onlyJson(await candor(['report', 'agreement', '--run', '--json'], env)) as {
+      runKey: string;
+      tasks: { task: string; items: number; humanHuman: { percentAgreement: number } }[];
+    };
+    expect(made.tasks).toEqual([
+      expect.objectContaining({ task: 'abstention', items: 1, humanHuman: expect.objectContaining({ percentAgreement: 1 }) }),
+    ]);
     const stored = onlyJson(await candor(['report', 'agreement', '--json', '--task', 'abstention'], env));
     expect(stored).toEqual(made);
   }, 120_000);

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { loadConfig } from '../src/config.js';
 import { CandorError } from '../src/errors.js';
 import { tempFiles } from './support/compose.js';
@@ -107,7 +108,10 @@ describe('loadConfig', () => {
   });
 
   it('reads the CANDOR_CONFIG JSON file, and the environment overrides it', () => {
-    const path = files.write('candor.json', JSON.stringify({ PORT: 4000, HOST: '0.0.0.0', CANDOR_MIN_COVERAGE: 0.6, CANDOR_CHECK_ANSWER_TYPE: false }));
+    const path = files.write(
+      'candor.json',
+      JSON.stringify({ PORT: 4000, HOST: '0.0.0.0', CANDOR_MIN_COVERAGE: 0.6, CANDOR_CHECK_ANSWER_TYPE: false }),
+    );
     const fromFile = loadConfig({ CANDOR_CONFIG: path });
     expect(fromFile.http).toMatchObject({ port: 4000, host: '0.0.0.0' });
     expect(fromFile.gate).toMatchObject({ minCoverage: 0.6, checkAnswerType: false });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { parseCron } from '../src/core/schedule/cron.js';
 import { runOnSchedule } from '../src/run-on-schedule.js';
 

@@ -1,24 +1,25 @@
 import type { Span } from '@opentelemetry/api';
-import { instruments } from '../telemetry/instruments.js';
+
 import type { Config } from '../config.js';
 import { formatExtractiveAnswer, formatRefusal, nearbyTopics } from '../core/answer/format-answer.js';
+import { checkGrounding } from '../core/gate/grounding.js';
 import { combineVerdicts, HARD_LAYER_NAMES, HARD_LAYERS, selectCitations } from '../core/gate/hard-gate.js';
 import type { EvidenceFact, GateInput, Verdict } from '../core/gate/types.js';
 import { analyseQuestion } from '../core/text/analyse-question.js';
 import { normaliseQuestion } from '../core/text/normalise-question.js';
 import { CandorError } from '../errors.js';
 import type { KnowledgeIndex, KnowledgeIndexCache } from '../kb/knowledge-index.js';
-import { ATTR, SPAN } from '../telemetry/attributes.js';
-import { withSpan, withSpanSync } from '../telemetry/with-span.js';
-import type { Decision, EvidenceView } from './decision.js';
-import type { Log } from '../log.js';
-import type { InteractionRecorder } from './record-interaction.js';
-import { checkGrounding } from '../core/gate/grounding.js';
+import { checkEntailment } from '../llm/check-entailment.js';
+import { embedTexts } from '../llm/embed.js';
 import { ANSWER_PROMPT_REF, groundedAnswer } from '../llm/grounded-answer.js';
 import type { Llm } from '../llm/llm-client.js';
 import { LlmFailure } from '../llm/llm-failure.js';
-import { embedTexts } from '../llm/embed.js';
-import { checkEntailment } from '../llm/check-entailment.js';
+import type { Log } from '../log.js';
+import { ATTR, SPAN } from '../telemetry/attributes.js';
+import { instruments } from '../telemetry/instruments.js';
+import { withSpan, withSpanSync } from '../telemetry/with-span.js';
+import type { Decision, EvidenceView } from './decision.js';
+import type { InteractionRecorder } from './record-interaction.js';
 
 export interface AskRequest {
   readonly question: string;
@@ -47,7 +48,6 @@ export interface AskDeps {
 }
 
 export type Ask = (request: AskRequest, options?: AskOptions) => Promise<Decision>;
-
 
 /**
  * The one ask path every channel uses: normalise, retrieve, hard gate, answer
@@ -108,11 +108,15 @@ async function decide(index: KnowledgeIndex, question: string, options: AskOptio
   const config = deps.config;
   const exclude = index.resolveExternalIds(options.exclude ?? []).keys;
   const queryVector = await embedQuestion(deps, index, question);
-  const ranked = withSpanSync(SPAN.retrieve, { [ATTR.topK]: config.ask.topK, [ATTR.excluded]: exclude.size, [ATTR.vector]: queryVector !== undefined }, (span) => {
-    const hits = index.retrieve(question, config.ask.topK, exclude, queryVector);
-    span.setAttribute(ATTR.hits, hits.length);
-    return hits;
-  });
+  const ranked = withSpanSync(
+    SPAN.retrieve,
+    { [ATTR.topK]: config.ask.topK, [ATTR.excluded]: exclude.size, [ATTR.vector]: queryVector !== undefined },
+    (span) => {
+      const hits = index.retrieve(question, config.ask.topK, exclude, queryVector);
+      span.setAttribute(ATTR.hits, hits.length);
+      return hits;
+    },
+  );
   const cited = selectCitations(ranked, config.ask.maxCitations, config.ask.citeShare);
   const input: GateInput = {
     question: analyseQuestion(question),
@@ -183,7 +187,12 @@ async function generate(
       return refuse({ layer: 'llm', pass: false, code: error.code, detail: error.message });
     }
     if (!draft.answerable) {
-      return refuse({ layer: 'llm', pass: false, code: 'llm_unanswerable', detail: `the model judged the facts do not answer it: ${draft.reasoning.slice(0, 500)}` });
+      return refuse({
+        layer: 'llm',
+        pass: false,
+        code: 'llm_unanswerable',
+        detail: `the model judged the facts do not answer it: ${draft.reasoning.slice(0, 500)}`,
+      });
     }
     const llmVerdict: Verdict = { layer: 'llm', pass: true, code: null, detail: 'the model judged the facts answer it' };
     const grounding = checkGrounding(draft, shown);
@@ -193,15 +202,34 @@ async function generate(
     if (llm.entailment) {
       let entailed;
       try {
-        entailed = await checkEntailment(llm, draft.answer, cited.map((f) => f.text));
+        entailed = await checkEntailment(
+          llm,
+          draft.answer,
+          cited.map((f) => f.text),
+        );
       } catch (error) {
         if (!(error instanceof LlmFailure)) throw error;
         return refuse({ layer: 'entailment', pass: false, code: error.code, detail: error.message });
       }
-      if (!entailed.entailed) return refuse({ layer: 'entailment', pass: false, code: 'ungrounded', detail: `the cited facts do not entail the answer: ${entailed.reasoning.slice(0, 500)}` });
+      if (!entailed.entailed)
+        return refuse({
+          layer: 'entailment',
+          pass: false,
+          code: 'ungrounded',
+          detail: `the cited facts do not entail the answer: ${entailed.reasoning.slice(0, 500)}`,
+        });
       checks.push({ layer: 'entailment', pass: true, code: null, detail: 'the model found the answer entailed by the cited facts' });
     }
-    return { decision: 'answer', answer: draft.answer, reasons: [...hard, ...checks], evidence: cited.map(view), nearbyTopics: [], refusal: null, kb, generation };
+    return {
+      decision: 'answer',
+      answer: draft.answer,
+      reasons: [...hard, ...checks],
+      evidence: cited.map(view),
+      nearbyTopics: [],
+      refusal: null,
+      kb,
+      generation,
+    };
   });
 }
 
@@ -255,4 +283,3 @@ function annotate(span: Span, decision: Decided): void {
 function round(x: number): number {
   return Math.round(x * 1000) / 1000;
 }
-

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
+
 import type { Db } from '../store/open-store.js';
 import { interactions } from '../store/schema.js';
-import type { Decision } from './decision.js';
 import type { AskRequest } from './ask-service.js';
+import type { Decision } from './decision.js';
 
 export interface InteractionRecorder {
   record(

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+
 import type { Ask } from '../ask/ask-service.js';
 import { HARD_LAYER_NAMES } from '../core/gate/hard-gate.js';
 import type { Verdict } from '../core/gate/types.js';
@@ -54,7 +55,10 @@ export function readLooQuestions(path: string): LooQuestion[] {
     }
   });
   if (problems.length > 0) {
-    throw new CandorError('input_invalid', `${path} has ${problems.length} bad lines (expected {"id","question","factId"}):\n  ${problems.slice(0, 10).join('\n  ')}`);
+    throw new CandorError(
+      'input_invalid',
+      `${path} has ${problems.length} bad lines (expected {"id","question","factId"}):\n  ${problems.slice(0, 10).join('\n  ')}`,
+    );
   }
   if (questions.length === 0) throw new CandorError('input_invalid', `${path} holds no questions.`);
   return questions;
@@ -74,7 +78,10 @@ export async function runLeaveOneOut(
   const index = await deps.indexes.get(kb);
   const { unknown } = index.resolveExternalIds(questions.map((q) => q.factId));
   if (unknown.length > 0) {
-    throw new CandorError('input_invalid', `${unknown.length} factIds are not in knowledge base "${kb}": ${unknown.slice(0, 5).join(', ')}`);
+    throw new CandorError(
+      'input_invalid',
+      `${unknown.length} factIds are not in knowledge base "${kb}": ${unknown.slice(0, 5).join(', ')}`,
+    );
   }
   const items: LooItem[] = [];
   for (const [i, q] of questions.entries()) {
@@ -98,16 +105,21 @@ function summarise(items: readonly LooItem[], questions: readonly LooQuestion[])
   const share = (count: number) => (n === 0 ? 0 : Math.round((count / n) * 10_000) / 10_000);
   const tally = (runs: LooItem['full'][]) => {
     const counts: Record<string, number> = {};
-    for (const run of runs) if (run.decision === 'abstain') counts[run.reasons[0]?.code ?? 'unknown'] = (counts[run.reasons[0]?.code ?? 'unknown'] ?? 0) + 1;
+    for (const run of runs)
+      if (run.decision === 'abstain') counts[run.reasons[0]?.code ?? 'unknown'] = (counts[run.reasons[0]?.code ?? 'unknown'] ?? 0) + 1;
     return counts;
   };
   return {
     n,
     fullAnswered: share(items.filter((i) => i.full.decision === 'answer').length),
-    fullAnsweredWithFact: share(items.filter((i) => i.full.decision === 'answer' && i.full.evidenceFactIds.includes(factOf.get(i.id) ?? '')).length),
+    fullAnsweredWithFact: share(
+      items.filter((i) => i.full.decision === 'answer' && i.full.evidenceFactIds.includes(factOf.get(i.id) ?? '')).length,
+    ),
     looAbstained: share(items.filter((i) => i.loo.decision === 'abstain').length),
     fullRefusedBy: tally(items.map((i) => i.full)),
     looRefusedBy: tally(items.map((i) => i.loo)),
-    hardGateRefusals: items.flatMap((i) => [i.full, i.loo]).filter((run) => run.decision === 'abstain' && HARD.has(run.reasons[0]?.layer ?? '')).length,
+    hardGateRefusals: items
+      .flatMap((i) => [i.full, i.loo])
+      .filter((run) => run.decision === 'abstain' && HARD.has(run.reasons[0]?.layer ?? '')).length,
   };
 }

@@ -7,7 +7,9 @@ export function agreementDeps(app: App) {
   const llm = app.llm;
   return {
     store: app.store,
-    judge: llm ? (spec: Parameters<typeof judgeWithLlm>[1], item: Parameters<typeof judgeWithLlm>[2]) => judgeWithLlm(llm, spec, item) : null,
+    judge: llm
+      ? (spec: Parameters<typeof judgeWithLlm>[1], item: Parameters<typeof judgeWithLlm>[2]) => judgeWithLlm(llm, spec, item)
+      : null,
     buildReport: (labels: Parameters<typeof buildAgreementReport>[0]) => buildAgreementReport(labels, { seed: 1 }),
     log: app.log,
   };
@@ -19,9 +21,13 @@ export function formatReport(report: AgreementReport & { runKey?: string }): str
   const lines = [`Agreement report${report.runKey ? ` (${report.runKey})` : ''}`];
   if (report.tasks.length === 0) lines.push('No labels yet.');
   for (const t of report.tasks) {
-    lines.push(`${t.task}: ${t.items} items labelled by ${t.humans.length} reviewers; humans agree ${f(t.humanHuman.percentAgreement)} (alpha ${f(t.humanHuman.krippendorffAlpha)})`);
+    lines.push(
+      `${t.task}: ${t.items} items labelled by ${t.humans.length} reviewers; humans agree ${f(t.humanHuman.percentAgreement)} (alpha ${f(t.humanHuman.krippendorffAlpha)})`,
+    );
     for (const j of t.judges) {
-      lines.push(`  ${j.judge}: kappa ${f(j.cohensKappa)} [${f(j.kappaCI.low)}, ${f(j.kappaCI.high)}] on ${j.items} items, ${j.disagreements.length} disagreements${j.weightedKappa ? `, quadratic ${f(j.weightedKappa.quadratic)}` : ''}`);
+      lines.push(
+        `  ${j.judge}: kappa ${f(j.cohensKappa)} [${f(j.kappaCI.low)}, ${f(j.kappaCI.high)}] on ${j.items} items, ${j.disagreements.length} disagreements${j.weightedKappa ? `, quadratic ${f(j.weightedKappa.quadratic)}` : ''}`,
+      );
     }
   }
   return lines.join('\n');

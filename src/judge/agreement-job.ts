@@ -1,11 +1,12 @@
 import { desc, eq } from 'drizzle-orm';
+
 import type { CronSchedule } from '../core/schedule/cron.js';
 import type { Log } from '../log.js';
 import { currentLabels, type CurrentLabel } from '../review/label-store.js';
 import type { Store } from '../store/open-store.js';
 import { agreementReports } from '../store/schema.js';
-import { listJudgeSpecs } from './judge-specs.js';
 import { runJudge, type Judge, type JudgeRunResult } from './judge-run.js';
+import { listJudgeSpecs } from './judge-specs.js';
 
 export interface AgreementJobDeps {
   readonly store: Pick<Store, 'db' | 'withTryLock'>;
@@ -40,11 +41,20 @@ export async function runAgreementReport(deps: AgreementJobDeps, runKey: string)
       for (const spec of await listJudgeSpecs(db, { latestOnly: true })) {
         const run = await runJudge(db, spec, deps.judge);
         judgeRuns.push(run);
-        if (run.failed.length > 0) deps.log?.('warn', 'judge could not label some items', { spec: run.spec, failed: run.failed.length, first: run.failed[0]?.error });
+        if (run.failed.length > 0)
+          deps.log?.('warn', 'judge could not label some items', {
+            spec: run.spec,
+            failed: run.failed.length,
+            first: run.failed[0]?.error,
+          });
       }
     }
     const report = { runKey, createdAt: new Date().toISOString(), judgeRuns, ...deps.buildReport(await currentLabels(db)) };
-    const inserted = await db.insert(agreementReports).values({ runKey, report }).onConflictDoNothing().returning({ id: agreementReports.id });
+    const inserted = await db
+      .insert(agreementReports)
+      .values({ runKey, report })
+      .onConflictDoNothing()
+      .returning({ id: agreementReports.id });
     if (inserted.length === 0) return { status: 'exists', runKey, report: (await findReport(deps.store, runKey)) ?? report };
     return { status: 'created', runKey, report, judgeRuns };
   });

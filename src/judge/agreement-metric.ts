@@ -1,4 +1,5 @@
 import { metrics } from '@opentelemetry/api';
+
 import type { AgreementReport } from '../core/review/agreement-report.js';
 
 /**
@@ -9,13 +10,17 @@ export function createAgreementMetric(): { update(report: AgreementReport): void
   let points: { value: number; attributes: { task: string; judge: string } }[] = [];
   metrics
     .getMeter('candor')
-    .createObservableGauge('candor.judge.agreement', { description: "Judge-human Cohen's kappa from the latest agreement report, by task and judge version" })
+    .createObservableGauge('candor.judge.agreement', {
+      description: "Judge-human Cohen's kappa from the latest agreement report, by task and judge version",
+    })
     .addCallback((result) => {
       for (const p of points) result.observe(p.value, p.attributes);
     });
   return {
     update(report) {
-      points = report.tasks.flatMap((t) => t.judges.flatMap((j) => (j.cohensKappa === null ? [] : [{ value: j.cohensKappa, attributes: { task: t.task, judge: j.judge } }])));
+      points = report.tasks.flatMap((t) =>
+        t.judges.flatMap((j) => (j.cohensKappa === null ? [] : [{ value: j.cohensKappa, attributes: { task: t.task, judge: j.judge } }])),
+      );
     },
   };
 }

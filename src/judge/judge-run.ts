@@ -1,6 +1,6 @@
-import type { Db } from '../store/open-store.js';
 import { currentLabels, setLabel } from '../review/label-store.js';
 import { loadReviewItems, type ReviewItem } from '../review/review-items.js';
+import type { Db } from '../store/open-store.js';
 import { judgeAnnotator, type JudgeSpec } from './judge-specs.js';
 
 /** Applies one judge spec to one item; returns one of the spec's outcomes or throws. */
@@ -23,7 +23,10 @@ export async function runJudge(db: Db, spec: JudgeSpec, judge: Judge, options: {
   const labels = await currentLabels(db, { task: spec.task });
   const humanLabelled = new Set(labels.filter((l) => !l.annotator.startsWith('llm:')).map((l) => l.sampleId));
   const done = new Set(labels.filter((l) => l.annotator === annotator).map((l) => l.sampleId));
-  const todo = [...humanLabelled].filter((id) => !done.has(id)).sort((a, b) => a - b).slice(0, options.limit ?? Infinity);
+  const todo = [...humanLabelled]
+    .filter((id) => !done.has(id))
+    .sort((a, b) => a - b)
+    .slice(0, options.limit ?? Infinity);
   const items = await loadReviewItems(db, todo);
   const failed: { sampleId: number; error: string }[] = [];
   let judged = 0;

@@ -1,5 +1,6 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
+
 import { CandorError } from '../errors.js';
 import type { Db } from '../store/open-store.js';
 import { judgeSpecs } from '../store/schema.js';
@@ -41,13 +42,21 @@ export function judgeAnnotator(spec: Pick<JudgeSpec, 'name' | 'version'>): strin
 export async function addJudgeSpec(db: Db, input: JudgeSpecInput): Promise<JudgeSpec> {
   const parsed = JudgeSpecInput.safeParse(input);
   if (!parsed.success) {
-    throw new CandorError('input_invalid', `Invalid judge spec: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new CandorError(
+      'input_invalid',
+      `Invalid judge spec: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   }
   const spec = parsed.data;
   return db.transaction(async (tx) => {
     // One writer per name at a time, so two adds cannot claim the same version.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`candor.judge:${spec.name}`}))`);
-    const [latest] = await tx.select({ version: judgeSpecs.version }).from(judgeSpecs).where(eq(judgeSpecs.name, spec.name)).orderBy(desc(judgeSpecs.version)).limit(1);
+    const [latest] = await tx
+      .select({ version: judgeSpecs.version })
+      .from(judgeSpecs)
+      .where(eq(judgeSpecs.name, spec.name))
+      .orderBy(desc(judgeSpecs.version))
+      .limit(1);
     const [row] = await tx
       .insert(judgeSpecs)
       .values({ ...spec, version: (latest?.version ?? 0) + 1 })

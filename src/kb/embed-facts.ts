@@ -1,4 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
+
 import { embedTexts } from '../llm/embed.js';
 import type { Llm } from '../llm/llm-client.js';
 import type { Db } from '../store/open-store.js';
@@ -35,7 +36,10 @@ export async function embedMissingFacts(
   let embedded = 0;
   for (let i = 0; i < todo.length; i += batchSize) {
     const batch = todo.slice(i, i + batchSize);
-    const vectors = await embedTexts(llm, batch.map((f) => (f.heading ? `${f.heading}: ${f.text}` : f.text)));
+    const vectors = await embedTexts(
+      llm,
+      batch.map((f) => (f.heading ? `${f.heading}: ${f.text}` : f.text)),
+    );
     await db
       .insert(factEmbeddings)
       .values(batch.map((f, j) => ({ factId: f.id, model, vector: Array.from(vectors[j] as Float32Array) })))

@@ -1,12 +1,13 @@
 import { and, eq, isNull } from 'drizzle-orm';
+
+import type { EvidenceFact, Vocabulary } from '../core/gate/types.js';
 import { Bm25Index } from '../core/retrieval/bm25-index.js';
 import { reciprocalRankFusion, topByCosine } from '../core/retrieval/fusion.js';
-import { loadEmbeddings } from './embed-facts.js';
 import { identifierTags } from '../core/text/analyse-question.js';
-import type { EvidenceFact, Vocabulary } from '../core/gate/types.js';
 import { CandorError } from '../errors.js';
 import type { Db } from '../store/open-store.js';
 import { facts, knowledgeBases } from '../store/schema.js';
+import { loadEmbeddings } from './embed-facts.js';
 
 export interface StoredFact {
   readonly id: number;
@@ -35,9 +36,7 @@ export class KnowledgeIndex {
       this.byId.set(row.id, row);
       if (row.externalId !== null) this.byExternalId.set(row.externalId, row.id);
     }
-    this.bm25 = new Bm25Index(
-      rows.map((row) => ({ key: row.id, text: row.text, context: row.heading, tags: identifierTags(row.text) })),
-    );
+    this.bm25 = new Bm25Index(rows.map((row) => ({ key: row.id, text: row.text, context: row.heading, tags: identifierTags(row.text) })));
   }
 
   get size(): number {
@@ -77,7 +76,10 @@ export class KnowledgeIndex {
     const lexicalOf = new Map(lexical.map((e) => [e.factId, e]));
     return reciprocalRankFusion([lexical.map((e) => e.factId), near.map((n) => n.key)])
       .slice(0, k)
-      .map(({ key }) => ({ ...(lexicalOf.get(key) ?? this.evidence(key, 0)), cosine: cosineOf.get(key) ?? cosine(this.vectors.get(key), queryVector) }));
+      .map(({ key }) => ({
+        ...(lexicalOf.get(key) ?? this.evidence(key, 0)),
+        cosine: cosineOf.get(key) ?? cosine(this.vectors.get(key), queryVector),
+      }));
   }
 
   private evidence(key: number, similarity: number): EvidenceFact {
@@ -122,7 +124,12 @@ export class KnowledgeIndexCache {
       .select({ id: knowledgeBases.id, version: knowledgeBases.currentVersion })
       .from(knowledgeBases)
       .where(eq(knowledgeBases.name, name));
-    if (!kb) throw new CandorError('kb_not_found', `There is no knowledge base named "${name}". Ingest documents with: candor ingest PATH --kb ${name}`, { status: 404 });
+    if (!kb)
+      throw new CandorError(
+        'kb_not_found',
+        `There is no knowledge base named "${name}". Ingest documents with: candor ingest PATH --kb ${name}`,
+        { status: 404 },
+      );
     const cached = this.cache.get(name);
     if (cached) {
       const index = await cached.catch(() => undefined);

@@ -1,7 +1,8 @@
 import type { Span } from '@opentelemetry/api';
-import { instruments } from '../telemetry/instruments.js';
 import OpenAI from 'openai';
 import type { z } from 'zod';
+
+import { instruments } from '../telemetry/instruments.js';
 import { withSpan } from '../telemetry/with-span.js';
 import type { Llm } from './llm-client.js';
 import { LlmFailure } from './llm-failure.js';
@@ -19,7 +20,6 @@ export interface JsonCall<T> {
   readonly traceContent?: boolean;
 }
 
-
 /** Servers that refused a JSON schema once are asked in JSON mode from then on. */
 const schemaRefused = new WeakSet<OpenAI>();
 
@@ -32,38 +32,45 @@ const schemaRefused = new WeakSet<OpenAI>();
  */
 export async function chatJson<T>(llm: Llm, call: JsonCall<T>): Promise<T> {
   return llm.limit(() =>
-    withSpan(`chat ${call.model}`, {
-      'gen_ai.operation.name': 'chat',
-      'gen_ai.provider.name': llm.providerName,
-      'gen_ai.system': llm.provider === 'azure' ? 'azure.ai.openai' : 'openai',
-      'gen_ai.request.model': call.model,
-      'gen_ai.output.type': 'json',
-    }, async (span) => {
-      const started = performance.now();
-      const attrs = { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': llm.providerName, 'gen_ai.request.model': call.model };
-      try {
-        const mode = llm.structured === 'json_object' || (llm.structured === 'auto' && schemaRefused.has(llm.client)) ? 'json_object' : 'json_schema';
-        let completion;
+    withSpan(
+      `chat ${call.model}`,
+      {
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.provider.name': llm.providerName,
+        'gen_ai.system': llm.provider === 'azure' ? 'azure.ai.openai' : 'openai',
+        'gen_ai.request.model': call.model,
+        'gen_ai.output.type': 'json',
+      },
+      async (span) => {
+        const started = performance.now();
+        const attrs = { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': llm.providerName, 'gen_ai.request.model': call.model };
         try {
-          completion = await create(llm, call, mode);
-        } catch (error) {
-          if (mode === 'json_schema' && llm.structured === 'auto' && rejectsSchema(error)) {
-            schemaRefused.add(llm.client);
-            span.addEvent('structured outputs refused; retrying in JSON mode');
-            completion = await create(llm, call, 'json_object');
-          } else {
-            throw error;
+          const mode =
+            llm.structured === 'json_object' || (llm.structured === 'auto' && schemaRefused.has(llm.client))
+              ? 'json_object'
+              : 'json_schema';
+          let completion;
+          try {
+            completion = await create(llm, call, mode);
+          } catch (error) {
+            if (mode === 'json_schema' && llm.structured === 'auto' && rejectsSchema(error)) {
+              schemaRefused.add(llm.client);
+              span.addEvent('structured outputs refused; retrying in JSON mode');
+              completion = await create(llm, call, 'json_object');
+            } else {
+              throw error;
+            }
           }
+          return read(completion, call, span, attrs);
+        } catch (error) {
+          const failure = toFailure(error);
+          span.setAttribute('error.type', failure.code);
+          throw failure;
+        } finally {
+          instruments.operationDuration().record((performance.now() - started) / 1000, attrs);
         }
-        return read(completion, call, span, attrs);
-      } catch (error) {
-        const failure = toFailure(error);
-        span.setAttribute('error.type', failure.code);
-        throw failure;
-      } finally {
-        instruments.operationDuration().record((performance.now() - started) / 1000, attrs);
-      }
-    }),
+      },
+    ),
   );
 }
 
@@ -90,7 +97,10 @@ function read<T>(completion: OpenAI.Chat.Completions.ChatCompletion, call: JsonC
     'gen_ai.response.finish_reasons': completion.choices.map((c) => c.finish_reason ?? 'unknown'),
   });
   if (completion.usage) {
-    span.setAttributes({ 'gen_ai.usage.input_tokens': completion.usage.prompt_tokens, 'gen_ai.usage.output_tokens': completion.usage.completion_tokens });
+    span.setAttributes({
+      'gen_ai.usage.input_tokens': completion.usage.prompt_tokens,
+      'gen_ai.usage.output_tokens': completion.usage.completion_tokens,
+    });
     const withModel = { ...attrs, 'gen_ai.response.model': completion.model };
     instruments.tokenUsage().record(completion.usage.prompt_tokens, { ...withModel, 'gen_ai.token.type': 'input' });
     instruments.tokenUsage().record(completion.usage.completion_tokens, { ...withModel, 'gen_ai.token.type': 'output' });
@@ -109,7 +119,10 @@ function read<T>(completion: OpenAI.Chat.Completions.ChatCompletion, call: JsonC
   }
   const parsed = call.schema.safeParse(json);
   if (!parsed.success) {
-    throw new LlmFailure('invalid_output', `the output does not match the schema: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'value'} ${i.message}`).join('; ')}`);
+    throw new LlmFailure(
+      'invalid_output',
+      `the output does not match the schema: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'value'} ${i.message}`).join('; ')}`,
+    );
   }
   return parsed.data;
 }
@@ -126,8 +139,11 @@ function rejectsSchema(error: unknown): boolean {
 
 export function toFailure(error: unknown): LlmFailure {
   if (error instanceof LlmFailure) return error;
-  if (error instanceof OpenAI.APIConnectionTimeoutError) return new LlmFailure('llm_unavailable', 'the model did not answer in time', { cause: error });
-  if (error instanceof OpenAI.APIConnectionError) return new LlmFailure('llm_unavailable', 'the model endpoint could not be reached', { cause: error });
-  if (error instanceof OpenAI.APIError) return new LlmFailure('llm_unavailable', `the model endpoint answered ${error.status ?? 'an error'}`, { cause: error });
+  if (error instanceof OpenAI.APIConnectionTimeoutError)
+    return new LlmFailure('llm_unavailable', 'the model did not answer in time', { cause: error });
+  if (error instanceof OpenAI.APIConnectionError)
+    return new LlmFailure('llm_unavailable', 'the model endpoint could not be reached', { cause: error });
+  if (error instanceof OpenAI.APIError)
+    return new LlmFailure('llm_unavailable', `the model endpoint answered ${error.status ?? 'an error'}`, { cause: error });
   return new LlmFailure('llm_unavailable', (error as Error).message, { cause: error });
 }

@@ -1,8 +1,7 @@
 import { instruments } from '../telemetry/instruments.js';
 import { withSpan } from '../telemetry/with-span.js';
-import type { Llm } from './llm-client.js';
 import { toFailure } from './chat-json.js';
-
+import type { Llm } from './llm-client.js';
 
 /** Embeds texts with the configured embedding model, as one `embeddings <model>` span; unit-length vectors. */
 export async function embedTexts(llm: Llm, texts: readonly string[]): Promise<Float32Array[]> {
@@ -10,18 +9,28 @@ export async function embedTexts(llm: Llm, texts: readonly string[]): Promise<Fl
   if (!model) throw new Error('no embedding model is configured (CANDOR_EMBEDDING_MODEL)');
   if (texts.length === 0) return [];
   return llm.limit(() =>
-    withSpan(`embeddings ${model}`, { 'gen_ai.operation.name': 'embeddings', 'gen_ai.provider.name': llm.providerName, 'gen_ai.request.model': model }, async (span) => {
-      try {
-        const response = await llm.client.embeddings.create({ model, input: [...texts], encoding_format: 'float' });
-        span.setAttributes({ 'gen_ai.response.model': response.model, 'gen_ai.usage.input_tokens': response.usage?.prompt_tokens ?? 0 });
-        instruments.tokenUsage().record(response.usage?.prompt_tokens ?? 0, { 'gen_ai.operation.name': 'embeddings', 'gen_ai.request.model': model, 'gen_ai.token.type': 'input' });
-        const vectors = [...response.data].sort((a, b) => a.index - b.index).map((d) => unit(d.embedding));
-        if (vectors.length !== texts.length) throw new Error(`asked for ${texts.length} embeddings, got ${vectors.length}`);
-        return vectors;
-      } catch (error) {
-        throw toFailure(error);
-      }
-    }),
+    withSpan(
+      `embeddings ${model}`,
+      { 'gen_ai.operation.name': 'embeddings', 'gen_ai.provider.name': llm.providerName, 'gen_ai.request.model': model },
+      async (span) => {
+        try {
+          const response = await llm.client.embeddings.create({ model, input: [...texts], encoding_format: 'float' });
+          span.setAttributes({ 'gen_ai.response.model': response.model, 'gen_ai.usage.input_tokens': response.usage?.prompt_tokens ?? 0 });
+          instruments
+            .tokenUsage()
+            .record(response.usage?.prompt_tokens ?? 0, {
+              'gen_ai.operation.name': 'embeddings',
+              'gen_ai.request.model': model,
+              'gen_ai.token.type': 'input',
+            });
+          const vectors = [...response.data].sort((a, b) => a.index - b.index).map((d) => unit(d.embedding));
+          if (vectors.length !== texts.length) throw new Error(`asked for ${texts.length} embeddings, got ${vectors.length}`);
+          return vectors;
+        } catch (error) {
+          throw toFailure(error);
+        }
+      },
+    ),
   );
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { chatJson } from './chat-json.js';
 import type { Llm } from './llm-client.js';
 import { EXTRACT_FACTS_PROMPT, extractFactsUserMessage } from './prompts/extract-facts.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { chatJson } from './chat-json.js';
 import type { Llm } from './llm-client.js';
 import { ANSWER_PROMPT, answerUserMessage } from './prompts/answer.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { ReviewItem } from '../review/review-items.js';
+
 import type { JudgeSpec } from '../judge/judge-specs.js';
+import type { ReviewItem } from '../review/review-items.js';
 import { chatJson } from './chat-json.js';
 import type { Llm } from './llm-client.js';
 import { LlmFailure } from './llm-failure.js';
@@ -12,7 +13,10 @@ import { JUDGE_PROMPT, judgeUserMessage } from './prompts/judge.js';
  */
 export async function judgeWithLlm(llm: Llm, spec: JudgeSpec, item: ReviewItem): Promise<string> {
   if (spec.promptId !== JUDGE_PROMPT.id || spec.promptVersion !== JUDGE_PROMPT.version) {
-    throw new LlmFailure('invalid_output', `judge ${spec.name}@${spec.version} asks for prompt ${spec.promptId}@${spec.promptVersion}, which this build does not have (it has ${JUDGE_PROMPT.id}@${JUDGE_PROMPT.version})`);
+    throw new LlmFailure(
+      'invalid_output',
+      `judge ${spec.name}@${spec.version} asks for prompt ${spec.promptId}@${spec.promptVersion}, which this build does not have (it has ${JUDGE_PROMPT.id}@${JUDGE_PROMPT.version})`,
+    );
   }
   const outcomes = spec.outcomes as [string, ...string[]];
   const result = await chatJson(llm, {

@@ -1,4 +1,5 @@
 import OpenAI, { AzureOpenAI } from 'openai';
+
 import type { LlmSettings } from '../config.js';
 
 /** The configured model endpoint: one client, the model names, and a bound on calls in flight. */

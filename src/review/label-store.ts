@@ -1,4 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
+
 import type { Db } from '../store/open-store.js';
 import { labelEvents } from '../store/schema.js';
 
@@ -50,10 +51,18 @@ export async function removeLabel(db: Db, change: LabelChange): Promise<LabelOut
 }
 
 /** Each annotator's current label per sample and task (latest event, when it is not a removal). */
-export async function currentLabels(db: Db, filter: { task?: string | undefined; sampleIds?: readonly number[] } = {}): Promise<CurrentLabel[]> {
+export async function currentLabels(
+  db: Db,
+  filter: { task?: string | undefined; sampleIds?: readonly number[] } = {},
+): Promise<CurrentLabel[]> {
   const conditions = [
     filter.task ? sql`task = ${filter.task}` : sql`true`,
-    filter.sampleIds ? sql`sample_id in (${sql.join(filter.sampleIds.map((id) => sql`${id}`), sql`, `)})` : sql`true`,
+    filter.sampleIds
+      ? sql`sample_id in (${sql.join(
+          filter.sampleIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})`
+      : sql`true`,
   ];
   if (filter.sampleIds?.length === 0) return [];
   const result = (await db.execute(sql`

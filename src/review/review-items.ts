@@ -1,4 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
+
 import type { EvidenceView } from '../ask/decision.js';
 import type { Verdict } from '../core/gate/types.js';
 import type { Db } from '../store/open-store.js';

@@ -1,4 +1,5 @@
 import { and, gte, isNotNull, notInArray, sql } from 'drizzle-orm';
+
 import type { Verdict } from '../core/gate/types.js';
 import { chooseSamples, type SampledItem, type SamplingPolicy } from '../core/review/sampling-policy.js';
 import type { Db } from '../store/open-store.js';
@@ -10,9 +11,19 @@ import { interactions, reviewSamples } from '../store/schema.js';
  * interaction sampled before (by any replica) is not sampled again: the
  * unique index decides, so two runs at once cannot both take it.
  */
-export async function sampleInteractions(db: Db, policy: SamplingPolicy, options: { since?: Date } = {}): Promise<(SampledItem & { sampleId: number })[]> {
+export async function sampleInteractions(
+  db: Db,
+  policy: SamplingPolicy,
+  options: { since?: Date } = {},
+): Promise<(SampledItem & { sampleId: number })[]> {
   const rows = await db
-    .select({ id: interactions.id, decision: interactions.decision, channel: interactions.channel, reason: interactions.reason, verdicts: interactions.verdicts })
+    .select({
+      id: interactions.id,
+      decision: interactions.decision,
+      channel: interactions.channel,
+      reason: interactions.reason,
+      verdicts: interactions.verdicts,
+    })
     .from(interactions)
     .where(
       and(
@@ -24,7 +35,13 @@ export async function sampleInteractions(db: Db, policy: SamplingPolicy, options
       ),
     );
   const chosen = chooseSamples(
-    rows.map((r) => ({ id: r.id, decision: r.decision === 'answer' ? 'answer' : 'abstain', channel: r.channel, reason: r.reason, verdicts: (r.verdicts ?? []) as Verdict[] })),
+    rows.map((r) => ({
+      id: r.id,
+      decision: r.decision === 'answer' ? 'answer' : 'abstain',
+      channel: r.channel,
+      reason: r.reason,
+      verdicts: (r.verdicts ?? []) as Verdict[],
+    })),
     new Set(),
     policy,
   );

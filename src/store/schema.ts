@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
-  primaryKey,
   bigserial,
   customType,
   doublePrecision,
@@ -9,6 +8,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   real,
   serial,
   text,
@@ -30,7 +30,9 @@ export const kbVersions = pgTable(
   'kb_versions',
   {
     id: serial('id').primaryKey(),
-    kbId: integer('kb_id').notNull().references(() => knowledgeBases.id),
+    kbId: integer('kb_id')
+      .notNull()
+      .references(() => knowledgeBases.id),
     version: integer('version').notNull(),
     note: text('note').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -42,7 +44,9 @@ export const documents = pgTable(
   'documents',
   {
     id: serial('id').primaryKey(),
-    kbId: integer('kb_id').notNull().references(() => knowledgeBases.id),
+    kbId: integer('kb_id')
+      .notNull()
+      .references(() => knowledgeBases.id),
     path: text('path').notNull(),
     title: text('title'),
     contentHash: text('content_hash').notNull(),
@@ -57,8 +61,12 @@ export const facts = pgTable(
   'facts',
   {
     id: serial('id').primaryKey(),
-    kbId: integer('kb_id').notNull().references(() => knowledgeBases.id),
-    documentId: integer('document_id').notNull().references(() => documents.id),
+    kbId: integer('kb_id')
+      .notNull()
+      .references(() => knowledgeBases.id),
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => documents.id),
     externalId: text('external_id'),
     text: text('text').notNull(),
     heading: text('heading'),
@@ -67,9 +75,7 @@ export const facts = pgTable(
     confidence: real('confidence').notNull().default(1),
     addedInVersion: integer('added_in_version').notNull(),
     retiredInVersion: integer('retired_in_version'),
-    search: tsvector('search').generatedAlwaysAs(
-      sql`to_tsvector('english', coalesce(heading, '') || ' ' || text)`,
-    ),
+    search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('english', coalesce(heading, '') || ' ' || text)`),
   },
   (t) => [
     index('facts_kb_active').on(t.kbId, t.retiredInVersion),
@@ -94,8 +100,12 @@ export const interactions = pgTable(
     decision: text('decision'),
     reason: text('reason'),
     answer: text('answer'),
-    verdicts: jsonb('verdicts').notNull().default(sql`'[]'::jsonb`),
-    evidence: jsonb('evidence').notNull().default(sql`'[]'::jsonb`),
+    verdicts: jsonb('verdicts')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    evidence: jsonb('evidence')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     topScore: doublePrecision('top_score'),
     model: text('model'),
     promptVersion: text('prompt_version'),
@@ -152,10 +162,7 @@ export const labelEvents = pgTable(
     eventId: text('event_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    index('label_events_current').on(t.sampleId, t.task, t.annotator, t.id),
-    uniqueIndex('label_events_event').on(t.eventId),
-  ],
+  (t) => [index('label_events_current').on(t.sampleId, t.task, t.annotator, t.id), uniqueIndex('label_events_event').on(t.eventId)],
 );
 
 /** Versioned judge prompts: a new version is a new row; old ones stay for history. */

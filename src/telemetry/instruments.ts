@@ -19,7 +19,13 @@ const meter = () => metrics.getMeter('candor');
 export const instruments = {
   asks: lazy<Counter>(() => meter().createCounter('candor.asks', { description: 'Questions asked, by decision, reason and channel' })),
   askDuration: lazy<Histogram>(() => meter().createHistogram('candor.ask.duration', { unit: 'ms', description: 'Time to decide an ask' })),
-  llmCallsAvoided: lazy<Counter>(() => meter().createCounter('candor.llm.calls_avoided', { description: 'Questions the hard gate refused before any model call' })),
-  tokenUsage: lazy<Histogram>(() => meter().createHistogram('gen_ai.client.token.usage', { unit: '{token}', description: 'Tokens used per model call, by type' })),
-  operationDuration: lazy<Histogram>(() => meter().createHistogram('gen_ai.client.operation.duration', { unit: 's', description: 'Duration of model calls' })),
+  llmCallsAvoided: lazy<Counter>(() =>
+    meter().createCounter('candor.llm.calls_avoided', { description: 'Questions the hard gate refused before any model call' }),
+  ),
+  tokenUsage: lazy<Histogram>(() =>
+    meter().createHistogram('gen_ai.client.token.usage', { unit: '{token}', description: 'Tokens used per model call, by type' }),
+  ),
+  operationDuration: lazy<Histogram>(() =>
+    meter().createHistogram('gen_ai.client.operation.duration', { unit: 's', description: 'Duration of model calls' }),
+  ),
 };

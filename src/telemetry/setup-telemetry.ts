@@ -1,15 +1,11 @@
-import { NodeSDK } from '@opentelemetry/sdk-node';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  BatchSpanProcessor,
-  ConsoleSpanExporter,
-  SimpleSpanProcessor,
-  type SpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { AggregationType, type MetricReader } from '@opentelemetry/sdk-metrics';
-import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { AggregationType, type MetricReader } from '@opentelemetry/sdk-metrics';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { BatchSpanProcessor, ConsoleSpanExporter, SimpleSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+
 import type { Config } from '../config.js';
 
 export interface Telemetry {
@@ -61,7 +57,11 @@ export function setupTelemetry(config: Config['telemetry'], options: TelemetryOp
 function processorsFor(config: Config['telemetry']): SpanProcessor[] {
   switch (config.exporter) {
     case 'otlp':
-      return [new BatchSpanProcessor(new OTLPTraceExporter(config.otlpEndpoint ? { url: `${config.otlpEndpoint.replace(/\/$/, '')}/v1/traces` } : {}))];
+      return [
+        new BatchSpanProcessor(
+          new OTLPTraceExporter(config.otlpEndpoint ? { url: `${config.otlpEndpoint.replace(/\/$/, '')}/v1/traces` } : {}),
+        ),
+      ];
     case 'console':
       return [new SimpleSpanProcessor(new ConsoleSpanExporter())];
     case 'none':

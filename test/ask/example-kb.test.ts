@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import type { Ask } from '../../src/ask/ask-service.js';
 import type { Decision } from '../../src/ask/decision.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
@@ -48,7 +49,9 @@ describe('asking the example knowledge base', () => {
     it('What is the penalty for drink driving?', async () => {
       const d = await question('What is the penalty for drink driving?');
       expect(d.decision).toBe('answer');
-      expect(d.evidence[0]?.text).toBe('The penalty for drink driving is a fine of between $1,000 and $5,000 or imprisonment not exceeding 6 months.');
+      expect(d.evidence[0]?.text).toBe(
+        'The penalty for drink driving is a fine of between $1,000 and $5,000 or imprisonment not exceeding 6 months.',
+      );
       expect(d.evidence[0]?.source).toMatch(/basic-theory-of-driving\/BTT_59\.txt › ALCOHOL$/);
       expect(d.answer).toContain('$1,000 and $5,000');
       expect(d.refusal).toBeNull();

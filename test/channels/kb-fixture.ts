@@ -2,16 +2,33 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
+
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
 import type { Db } from '../../src/store/open-store.js';
 import { interactions } from '../../src/store/schema.js';
 
 /** A small KB: two MediShield Life facts and two driving facts, each with its source. */
 export const FACTS = [
-  { id: 'ms-cover', text: 'MediShield Life covers large hospital bills and selected costly outpatient treatments such as dialysis and chemotherapy for cancer.', source: 'MediShield Life booklet, p. 3' },
-  { id: 'ms-deductible', text: 'The MediShield Life deductible for a Class B2 or C ward is $1,500 per policy year.', source: 'MediShield Life booklet, p. 7' },
-  { id: 'btt-lplate', text: 'Learner drivers must display L plates on the front and rear of the vehicle.', source: 'Basic Theory of Driving, ch. 2' },
-  { id: 'btt-expressway', text: 'The speed limit on expressways is 90 km/h unless traffic signs show a different limit.', source: 'Basic Theory of Driving, ch. 5' },
+  {
+    id: 'ms-cover',
+    text: 'MediShield Life covers large hospital bills and selected costly outpatient treatments such as dialysis and chemotherapy for cancer.',
+    source: 'MediShield Life booklet, p. 3',
+  },
+  {
+    id: 'ms-deductible',
+    text: 'The MediShield Life deductible for a Class B2 or C ward is $1,500 per policy year.',
+    source: 'MediShield Life booklet, p. 7',
+  },
+  {
+    id: 'btt-lplate',
+    text: 'Learner drivers must display L plates on the front and rear of the vehicle.',
+    source: 'Basic Theory of Driving, ch. 2',
+  },
+  {
+    id: 'btt-expressway',
+    text: 'The speed limit on expressways is 90 km/h unless traffic signs show a different limit.',
+    source: 'Basic Theory of Driving, ch. 5',
+  },
 ] as const;
 
 /** Writes the facts as .jsonl into a fresh temp dir and ingests them into `kb`. */
@@ -23,5 +40,9 @@ export async function ingestFixture(db: Db, kb = 'default'): Promise<{ dir: stri
 }
 
 export function rowsFor(db: Db, channel: string, eventId: string) {
-  return db.select().from(interactions).where(eq(interactions.eventId, eventId)).then((rows) => rows.filter((r) => r.channel === channel));
+  return db
+    .select()
+    .from(interactions)
+    .where(eq(interactions.eventId, eventId))
+    .then((rows) => rows.filter((r) => r.channel === channel));
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { addJudgeSpec, judgeAnnotator, listJudgeSpecs } from '../../src/judge/judge-specs.js';
 import { DRIVERS, useTestStore } from '../support/stores.js';
 
@@ -30,7 +31,9 @@ for (const driver of DRIVERS) {
     });
 
     it('refuses a spec without written criteria, with a bad task or name, and stores nothing', async () => {
-      await expect(addJudgeSpec(handle.store.db, { ...SPEC, name: 'short', criteria: 'be good' })).rejects.toThrow(/criteria: write the criteria out/);
+      await expect(addJudgeSpec(handle.store.db, { ...SPEC, name: 'short', criteria: 'be good' })).rejects.toThrow(
+        /criteria: write the criteria out/,
+      );
       await expect(addJudgeSpec(handle.store.db, { ...SPEC, name: 'Bad Name' })).rejects.toThrow(/name: expected a lower-case name/);
       await expect(addJudgeSpec(handle.store.db, { ...SPEC, name: 'tasky', task: 'vibes' as 'abstention' })).rejects.toThrow(/task/);
       const names = (await listJudgeSpecs(handle.store.db)).map((s) => s.name);

@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
 import { embedMissingFacts } from '../../src/kb/embed-facts.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
 import { buildApp, type App } from '../../src/main.js';
@@ -32,7 +33,13 @@ describe('fact embeddings and fused retrieval', () => {
   });
   beforeEach(() => void (fake.server.calls.length = 0));
 
-  const stored = async () => (await app.store.db.select({ n: sql<number>`count(*)::int` }).from(factEmbeddings).where(eq(factEmbeddings.model, 'embed-test')))[0]?.n;
+  const stored = async () =>
+    (
+      await app.store.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(factEmbeddings)
+        .where(eq(factEmbeddings.model, 'embed-test'))
+    )[0]?.n;
 
   it('embeds in batches, and an interrupted run resumes where it stopped', async () => {
     fake.failEmbeddings({ status: 500, body: { error: { message: 'embedding backend down', type: 'server_error' } } });
@@ -42,7 +49,9 @@ describe('fact embeddings and fused retrieval', () => {
     // Second batch fails: the first is kept.
     fake.failEmbeddings();
     let calls = 0;
-    fake.server.use((call) => (call.path === '/v1/embeddings' && ++calls === 2 ? { status: 503, body: { error: { message: 'busy' } } } : undefined));
+    fake.server.use((call) =>
+      call.path === '/v1/embeddings' && ++calls === 2 ? { status: 503, body: { error: { message: 'busy' } } } : undefined,
+    );
     await expect(embedMissingFacts(app.store.db, app.llm!, 'handbook', { batchSize: 3 })).rejects.toThrow(/503/);
     expect(await stored()).toBe(3);
     // The next run embeds only the rest, in batches of 3, with the configured model and float encoding.
@@ -72,7 +81,10 @@ describe('fact embeddings and fused retrieval', () => {
   it('when the embedding endpoint fails at ask time, retrieval falls back to lexical and still answers', async () => {
     fake.failEmbeddings({ status: 500, body: { error: { message: 'down' } } });
     fake.script((call) => reply(true, 'Full-time staff receive 18 days of annual leave.', [factNumber(call, '18 days')]));
-    const d = await app.ask({ question: 'How many days of annual leave do full-time staff receive?', kb: 'handbook', channel: 'test' }, { record: false });
+    const d = await app.ask(
+      { question: 'How many days of annual leave do full-time staff receive?', kb: 'handbook', channel: 'test' },
+      { record: false },
+    );
     expect(embedCalls()).toHaveLength(1);
     expect(d.decision).toBe('answer');
     expect(d.evidence.map((e) => e.factId)).toEqual(['HB-1']);

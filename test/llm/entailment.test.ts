@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
 import { buildApp, type App } from '../../src/main.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
@@ -14,7 +15,13 @@ describe('the optional entailment check (CANDOR_LLM_ENTAILMENT=true)', () => {
   beforeAll(async () => {
     fake = await startFakeOpenAi();
     app = await buildApp(
-      testConfig({ OPENAI_BASE_URL: fake.baseUrl, CANDOR_CHAT_MODEL: 'writer', CANDOR_JUDGE_MODEL: 'checker', CANDOR_LLM_ENTAILMENT: 'true', CANDOR_LLM_MAX_RETRIES: '0' }),
+      testConfig({
+        OPENAI_BASE_URL: fake.baseUrl,
+        CANDOR_CHAT_MODEL: 'writer',
+        CANDOR_JUDGE_MODEL: 'checker',
+        CANDOR_LLM_ENTAILMENT: 'true',
+        CANDOR_LLM_MAX_RETRIES: '0',
+      }),
       { telemetry: false },
     );
     await ingestPaths(app.store.db, [files.path('handbook.jsonl')], { kb: 'handbook' });
@@ -25,7 +32,8 @@ describe('the optional entailment check (CANDOR_LLM_ENTAILMENT=true)', () => {
     files.cleanup();
   });
 
-  const draft = (call: Parameters<typeof factNumber>[0]) => reply(true, 'Full-time staff receive 18 days of annual leave every year, plus public holidays.', [factNumber(call, '18 days')]);
+  const draft = (call: Parameters<typeof factNumber>[0]) =>
+    reply(true, 'Full-time staff receive 18 days of annual leave every year, plus public holidays.', [factNumber(call, '18 days')]);
 
   it('answers when the judge model finds the answer entailed by the cited facts', async () => {
     fake.script(draft, completion(JSON.stringify({ entailed: true, reasoning: 'Fact 1 states it.' })));

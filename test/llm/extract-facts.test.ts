@@ -1,5 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
 import { extractFacts } from '../../src/llm/extract-facts.js';
 import { buildApp, type App } from '../../src/main.js';
@@ -23,7 +24,9 @@ describe('LLM fact extraction at ingestion', () => {
 
   beforeAll(async () => {
     fake = await startFakeOpenAi();
-    app = await buildApp(testConfig({ OPENAI_BASE_URL: fake.baseUrl, CANDOR_FACT_EXTRACTION: 'llm', CANDOR_LLM_MAX_RETRIES: '0' }), { telemetry: false });
+    app = await buildApp(testConfig({ OPENAI_BASE_URL: fake.baseUrl, CANDOR_FACT_EXTRACTION: 'llm', CANDOR_LLM_MAX_RETRIES: '0' }), {
+      telemetry: false,
+    });
   });
   afterAll(async () => {
     await app?.close();
@@ -41,18 +44,34 @@ describe('LLM fact extraction at ingestion', () => {
 
   it('stores the facts the model extracts per passage, each with its heading and source; a failed passage keeps its sentences', async () => {
     fake.script(
-      completion(JSON.stringify({ facts: ['Full-time staff get 18 days of annual leave a year.', 'Full-time staff can carry up to 5 days of annual leave forward.'] })),
+      completion(
+        JSON.stringify({
+          facts: ['Full-time staff get 18 days of annual leave a year.', 'Full-time staff can carry up to 5 days of annual leave forward.'],
+        }),
+      ),
       { status: 500, body: { error: { message: 'overloaded', type: 'server_error' } } },
     );
     const llm = app.llm!;
     const summary = await ingestPaths(app.store.db, [files.path('handbook.md')], { kb: 'x', extractFacts: (p) => extractFacts(llm, p) });
     const rows = await stored('x');
     expect(rows).toEqual([
-      { text: 'Full-time staff get 18 days of annual leave a year.', heading: 'Handbook > Annual leave', source: 'handbook.md › Handbook > Annual leave', position: 0 },
-      { text: 'Full-time staff can carry up to 5 days of annual leave forward.', heading: 'Handbook > Annual leave', source: 'handbook.md › Handbook > Annual leave', position: 1 },
+      {
+        text: 'Full-time staff get 18 days of annual leave a year.',
+        heading: 'Handbook > Annual leave',
+        source: 'handbook.md › Handbook > Annual leave',
+        position: 0,
+      },
+      {
+        text: 'Full-time staff can carry up to 5 days of annual leave forward.',
+        heading: 'Handbook > Annual leave',
+        source: 'handbook.md › Handbook > Annual leave',
+        position: 1,
+      },
       { text: 'Permits cost $45 a month.', heading: 'Handbook > Parking', source: 'handbook.md › Handbook > Parking', position: 2 },
     ]);
-    expect(summary.skipped).toEqual([{ path: 'handbook.md', reason: expect.stringMatching(/Parking: fact extraction failed .*500.*kept its sentences/) }]);
+    expect(summary.skipped).toEqual([
+      { path: 'handbook.md', reason: expect.stringMatching(/Parking: fact extraction failed .*500.*kept its sentences/) },
+    ]);
     // The model saw one passage per call, with its section, and was asked for JSON.
     const calls = fake.chatCalls();
     expect(calls).toHaveLength(2);

@@ -1,6 +1,7 @@
-import { eq } from 'drizzle-orm';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
 import { buildApp, type App } from '../../src/main.js';
 import { interactions } from '../../src/store/schema.js';
@@ -43,7 +44,13 @@ describe('the LLM behind the gate', () => {
   });
 
   const ask = (question: string) => app.ask({ question, kb: 'handbook', channel: 'test' });
-  const row = async (id: number | null) => (await app.store.db.select().from(interactions).where(eq(interactions.id, id as number)))[0];
+  const row = async (id: number | null) =>
+    (
+      await app.store.db
+        .select()
+        .from(interactions)
+        .where(eq(interactions.id, id as number))
+    )[0];
 
   it('delivers a grounded answer in its own words, citing exactly the facts it used', async () => {
     fake.script((call) => reply(true, 'Full-time staff get 18 days of annual leave each calendar year.', [factNumber(call, '18 days')]));
@@ -54,7 +61,11 @@ describe('the LLM behind the gate', () => {
     expect(d.generation).toEqual({ model: 'gpt-test', prompt: expect.stringMatching(/^answer@/) });
     // The model saw the question and only the retrieved facts, numbered with sources, and was asked for a JSON schema.
     const [call] = fake.chatCalls();
-    const body = call!.body as { model: string; response_format: { type: string; json_schema: { name: string } }; messages: { role: string; content: string }[] };
+    const body = call!.body as {
+      model: string;
+      response_format: { type: string; json_schema: { name: string } };
+      messages: { role: string; content: string }[];
+    };
     expect(body.model).toBe('gpt-test');
     expect(body.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'grounded_answer' } });
     expect(body.messages[1]!.content).toContain(`Question: ${LEAVE}`);
@@ -100,7 +111,12 @@ describe('the LLM behind the gate', () => {
   it('output that does not match the schema, or was cut off, is invalid_output', async () => {
     fake.script(completion(JSON.stringify({ answerable: 'yes', answer: 'x', citations: [1] })));
     expect((await ask(LEAVE)).reasons[0]).toMatchObject({ code: 'invalid_output', detail: expect.stringContaining('schema') });
-    fake.script((call) => completion(JSON.stringify({ answerable: true, reasoning: '', answer: 'Staff get 18 days', citations: [factNumber(call, '18 days')] }), { finish: 'length' }));
+    fake.script((call) =>
+      completion(
+        JSON.stringify({ answerable: true, reasoning: '', answer: 'Staff get 18 days', citations: [factNumber(call, '18 days')] }),
+        { finish: 'length' },
+      ),
+    );
     expect((await ask(LEAVE)).reasons[0]).toMatchObject({ code: 'invalid_output', detail: expect.stringContaining('cut off') });
   });
 
@@ -145,7 +161,15 @@ describe('the LLM behind the gate', () => {
 
   it('falls back to JSON mode when the server refuses a JSON schema', async () => {
     fake.script(
-      { status: 400, body: { error: { message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.", type: 'invalid_request_error' } } },
+      {
+        status: 400,
+        body: {
+          error: {
+            message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.",
+            type: 'invalid_request_error',
+          },
+        },
+      },
       (call) => reply(true, 'Full-time staff get 18 days of annual leave.', [factNumber(call, '18 days')]),
       (call) => reply(true, 'Full-time staff get 18 days of annual leave.', [factNumber(call, '18 days')]),
     );
@@ -158,7 +182,17 @@ describe('the LLM behind the gate', () => {
   });
 
   it('each model call is a child span with the GenAI attributes and the token counts the server reported', async () => {
-    fake.script((call) => completion(JSON.stringify({ answerable: true, reasoning: 'Fact 1.', answer: 'Full-time staff get 18 days of annual leave.', citations: [factNumber(call, '18 days')] }), { usage: { input: 321, output: 45 } }));
+    fake.script((call) =>
+      completion(
+        JSON.stringify({
+          answerable: true,
+          reasoning: 'Fact 1.',
+          answer: 'Full-time staff get 18 days of annual leave.',
+          citations: [factNumber(call, '18 days')],
+        }),
+        { usage: { input: 321, output: 45 } },
+      ),
+    );
     await ask(LEAVE);
     await processor.forceFlush();
     const spans = exporter.getFinishedSpans();

@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { reportCommand } from '../../src/cli-review.js';
-import { agreementDeps } from '../../src/judge/agreement-deps.js';
 import type { AgreementReport } from '../../src/core/review/agreement-report.js';
+import { agreementDeps } from '../../src/judge/agreement-deps.js';
 import { runAgreementReport } from '../../src/judge/agreement-job.js';
 import { addJudgeSpec } from '../../src/judge/judge-specs.js';
 import { buildApp, type App } from '../../src/main.js';
@@ -33,15 +34,28 @@ describe('scheduled agreement report over one PostgreSQL, with an LLM judge', ()
       const n = Number(/Question: Q(\d+)/.exec(user)?.[1]);
       return { delayMs: 150, ...completion(JSON.stringify({ label: JUDGE[n - 1], reasoning: 'per the criteria' })) };
     });
-    const env = { DATABASE_URL: base.databaseUrl as string, OPENAI_BASE_URL: fake.baseUrl, CANDOR_JUDGE_MODEL: 'judge-model', CANDOR_LLM_CONCURRENCY: '4' };
+    const env = {
+      DATABASE_URL: base.databaseUrl as string,
+      OPENAI_BASE_URL: fake.baseUrl,
+      CANDOR_JUDGE_MODEL: 'judge-model',
+      CANDOR_LLM_CONCURRENCY: '4',
+    };
     a = await buildApp(testConfig(env), { telemetry: false });
     b = await buildApp(testConfig(env), { telemetry: false });
     for (const [i, label] of HUMAN.entries()) {
       const [row] = await a.store.db
         .insert(interactions)
-        .values({ channel: 'slack', question: `Q${i + 1}`, decision: label === 'correct' ? 'answer' : 'abstain', answer: 'From the knowledge base: …' })
+        .values({
+          channel: 'slack',
+          question: `Q${i + 1}`,
+          decision: label === 'correct' ? 'answer' : 'abstain',
+          answer: 'From the knowledge base: …',
+        })
         .returning({ id: interactions.id });
-      const [sample] = await a.store.db.insert(reviewSamples).values({ interactionId: row!.id, stratum: 'test' }).returning({ id: reviewSamples.id });
+      const [sample] = await a.store.db
+        .insert(reviewSamples)
+        .values({ interactionId: row!.id, stratum: 'test' })
+        .returning({ id: reviewSamples.id });
       sampleIds.push(sample!.id);
       await setLabel(a.store.db, { sampleId: sample!.id, task: 'abstention', annotator: 'slack:UREVIEW', value: label, via: 'reaction' });
     }
@@ -62,7 +76,10 @@ describe('scheduled agreement report over one PostgreSQL, with an LLM judge', ()
   });
 
   it('two replicas running the same slot at once make one report', async () => {
-    const runs = await Promise.all([runAgreementReport(agreementDeps(a), 'scheduled:2026-11-23T06:00Z'), runAgreementReport(agreementDeps(b), 'scheduled:2026-11-23T06:00Z')]);
+    const runs = await Promise.all([
+      runAgreementReport(agreementDeps(a), 'scheduled:2026-11-23T06:00Z'),
+      runAgreementReport(agreementDeps(b), 'scheduled:2026-11-23T06:00Z'),
+    ]);
     expect(runs.map((r) => r.status).sort()).toEqual(['busy', 'created']);
     const count = (await a.store.db.execute(sql`select count(*)::int as n from agreement_reports`)) as unknown as { rows: { n: number }[] };
     expect(count.rows[0]!.n).toBe(1);

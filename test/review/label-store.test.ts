@@ -1,13 +1,20 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+
 import { currentLabels, labelHistory, removeLabel, setLabel, type LabelChange } from '../../src/review/label-store.js';
-import { interactions, reviewSamples } from '../../src/store/schema.js';
 import type { Db } from '../../src/store/open-store.js';
+import { interactions, reviewSamples } from '../../src/store/schema.js';
 import { DRIVERS, useTestStore } from '../support/stores.js';
 
 async function newSample(db: Db): Promise<number> {
-  const [row] = await db.insert(interactions).values({ channel: 'test', question: 'Who pays?', decision: 'abstain', reason: 'low_margin' }).returning({ id: interactions.id });
-  const [sample] = await db.insert(reviewSamples).values({ interactionId: row!.id, stratum: 'abstain|test|low_margin' }).returning({ id: reviewSamples.id });
+  const [row] = await db
+    .insert(interactions)
+    .values({ channel: 'test', question: 'Who pays?', decision: 'abstain', reason: 'low_margin' })
+    .returning({ id: interactions.id });
+  const [sample] = await db
+    .insert(reviewSamples)
+    .values({ interactionId: row!.id, stratum: 'abstain|test|low_margin' })
+    .returning({ id: reviewSamples.id });
   return sample!.id;
 }
 
@@ -29,7 +36,9 @@ for (const driver of DRIVERS) {
       expect(await setLabel(db(), label(id, { eventId: `${driver}-e1` }))).toBe('recorded');
       expect(await setLabel(db(), label(id, { eventId: `${driver}-e1` }))).toBe('unchanged');
       expect(await setLabel(db(), label(id, { via: 'button' }))).toBe('unchanged');
-      expect(await currentLabels(db(), { sampleIds: [id] })).toEqual([{ sampleId: id, task: 'abstention', annotator: 'slack:UREV1', value: 'correct' }]);
+      expect(await currentLabels(db(), { sampleIds: [id] })).toEqual([
+        { sampleId: id, task: 'abstention', annotator: 'slack:UREV1', value: 'correct' },
+      ]);
       expect(await labelHistory(db(), id)).toHaveLength(1);
     });
 
@@ -73,7 +82,8 @@ for (const driver of DRIVERS) {
     });
 
     it('a label for a sample that does not exist is refused by the database and stores nothing', async () => {
-      const count = async () => ((await db().execute(sql`select count(*)::int as n from label_events`)) as unknown as { rows: { n: number }[] }).rows[0]?.n;
+      const count = async () =>
+        ((await db().execute(sql`select count(*)::int as n from label_events`)) as unknown as { rows: { n: number }[] }).rows[0]?.n;
       const before = await count();
       await expect(setLabel(db(), label(987654))).rejects.toThrow();
       expect(await count()).toBe(before);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { and, asc, eq, getTableName, is, sql } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { hashUserId } from '../../src/ask/record-interaction.js';
 import { ingestPaths, kbStatus } from '../../src/kb/ingest/ingest.js';
 import * as schema from '../../src/store/schema.js';
@@ -24,9 +25,7 @@ const MIGRATION_TAGS = (
 ).entries.map((e) => e.tag);
 
 /** Every table the drizzle schema declares: the migrations must create exactly these. */
-const TABLES = (Object.values(schema) as unknown[])
-  .flatMap((t) => (is(t, PgTable) ? [getTableName(t)] : []))
-  .sort();
+const TABLES = (Object.values(schema) as unknown[]).flatMap((t) => (is(t, PgTable) ? [getTableName(t)] : [])).sort();
 
 /**
  * The storage contract every driver must keep (drizzle's pg-common pattern):
@@ -59,7 +58,11 @@ export function storeContract(driver: DriverName): void {
     let ingested: Promise<unknown> | undefined;
     const asksKb = () => (ingested ??= ingestPaths(db(), [files.write('asks-facts.jsonl', jsonl(HANDBOOK_FACTS))], { kb: 'asks' }));
     const factRows = async (name: string) =>
-      db().select().from(facts).where(eq(facts.kbId, await kbId(name))).orderBy(asc(facts.id));
+      db()
+        .select()
+        .from(facts)
+        .where(eq(facts.kbId, await kbId(name)))
+        .orderBy(asc(facts.id));
 
     it('applies every migration to an empty database', async () => {
       expect(handle.store.kind).toBe(driver);
@@ -82,19 +85,42 @@ export function storeContract(driver: DriverName): void {
       const md = files.write('idem-handbook.md', HANDBOOK_MD);
       const facts1 = files.write('idem-facts.jsonl', jsonl(HANDBOOK_FACTS));
       const first = await ingestPaths(db(), [md, facts1], { kb: 'idem' });
-      expect(first).toMatchObject({ kb: { name: 'idem', version: 1 }, documents: 2, added: 2, changed: 0, unchanged: 0, retiredFacts: 0, skipped: [] });
+      expect(first).toMatchObject({
+        kb: { name: 'idem', version: 1 },
+        documents: 2,
+        added: 2,
+        changed: 0,
+        unchanged: 0,
+        retiredFacts: 0,
+        skipped: [],
+      });
       expect(first.facts).toBeGreaterThan(HANDBOOK_FACTS.length);
       const statusBefore = await kbStatus(db(), 'idem');
       expect(statusBefore).toEqual({ version: 1, facts: first.facts, documents: 2 });
       const rowsBefore = await factRows('idem');
 
       const second = await ingestPaths(db(), [md, facts1], { kb: 'idem' });
-      expect(second).toMatchObject({ kb: { name: 'idem', version: 1 }, documents: 2, added: 0, changed: 0, unchanged: 2, facts: 0, retiredFacts: 0, skipped: [] });
+      expect(second).toMatchObject({
+        kb: { name: 'idem', version: 1 },
+        documents: 2,
+        added: 0,
+        changed: 0,
+        unchanged: 2,
+        facts: 0,
+        retiredFacts: 0,
+        skipped: [],
+      });
       expect(await kbStatus(db(), 'idem')).toEqual(statusBefore);
       expect(await factRows('idem')).toEqual(rowsBefore);
-      const versions = await db().select().from(kbVersions).where(eq(kbVersions.kbId, await kbId('idem')));
+      const versions = await db()
+        .select()
+        .from(kbVersions)
+        .where(eq(kbVersions.kbId, await kbId('idem')));
       expect(versions.map((v) => v.version)).toEqual([1]);
-      const docs = await db().select().from(documents).where(eq(documents.kbId, await kbId('idem')));
+      const docs = await db()
+        .select()
+        .from(documents)
+        .where(eq(documents.kbId, await kbId('idem')));
       expect(docs).toHaveLength(2);
       expect(docs.every((d) => d.addedInVersion === 1 && d.retiredInVersion === null)).toBe(true);
     });
@@ -110,7 +136,9 @@ export function storeContract(driver: DriverName): void {
       expect(oldAnswer.decision).toBe('answer');
       expect(oldAnswer.evidence[0]).toMatchObject({ factId: 'HB-4', text: expect.stringContaining('$45') });
 
-      const changed = HANDBOOK_FACTS.map((f) => (f.id === 'HB-4' ? { ...f, text: 'Staff parking permits cost $60 per month and are renewed every July.' } : f));
+      const changed = HANDBOOK_FACTS.map((f) =>
+        f.id === 'HB-4' ? { ...f, text: 'Staff parking permits cost $60 per month and are renewed every July.' } : f,
+      );
       files.write('change-facts.jsonl', jsonl(changed));
       const v2 = await ingestPaths(db(), [md, factsFile], { kb: 'change' });
       expect(v2).toMatchObject({
@@ -137,13 +165,21 @@ export function storeContract(driver: DriverName): void {
       expect(active.filter((f) => f.externalId !== null).every((f) => f.addedInVersion === 2)).toBe(true);
       expect(active.find((f) => f.externalId === 'HB-4')?.text).toContain('$60');
 
-      const docs = await db().select().from(documents).where(eq(documents.kbId, await kbId('change'))).orderBy(asc(documents.id));
+      const docs = await db()
+        .select()
+        .from(documents)
+        .where(eq(documents.kbId, await kbId('change')))
+        .orderBy(asc(documents.id));
       expect(docs.map((d) => [d.addedInVersion, d.retiredInVersion])).toEqual([
         [1, null],
         [1, 2],
         [2, null],
       ]);
-      const versions = await db().select().from(kbVersions).where(eq(kbVersions.kbId, await kbId('change'))).orderBy(asc(kbVersions.version));
+      const versions = await db()
+        .select()
+        .from(kbVersions)
+        .where(eq(kbVersions.kbId, await kbId('change')))
+        .orderBy(asc(kbVersions.version));
       expect(versions.map((v) => v.version)).toEqual([1, 2]);
       expect(await kbStatus(db(), 'change')).toEqual({ version: 2, facts: before.length, documents: 2 });
 
@@ -196,7 +232,10 @@ export function storeContract(driver: DriverName): void {
       const count = async () => ((await rows(sql`select count(*)::int as n from interactions`))[0] as { n: number }).n;
       const row = async (id: number | null) => {
         expect(id).toEqual(expect.any(Number));
-        const [found] = await db().select().from(interactions).where(eq(interactions.id, id as number));
+        const [found] = await db()
+          .select()
+          .from(interactions)
+          .where(eq(interactions.id, id as number));
         return found;
       };
 
@@ -206,7 +245,12 @@ export function storeContract(driver: DriverName): void {
         const id = await kbId('asks');
 
         const before = await count();
-        const answered = await ask({ question: 'How many days of annual leave do full-time staff receive?', kb: 'asks', channel: 'test', userId: 'U-ALICE' });
+        const answered = await ask({
+          question: 'How many days of annual leave do full-time staff receive?',
+          kb: 'asks',
+          channel: 'test',
+          userId: 'U-ALICE',
+        });
         expect(await count()).toBe(before + 1);
         expect(answered.decision).toBe('answer');
         expect(answered.evidence[0]?.factId).toBe('HB-1');
@@ -248,7 +292,10 @@ export function storeContract(driver: DriverName): void {
         expect(refused.traceId).not.toBe(answered.traceId);
 
         // Not recording (evaluation runs) writes nothing.
-        await ask({ question: 'How many days of annual leave do full-time staff receive?', kb: 'asks', channel: 'eval' }, { record: false });
+        await ask(
+          { question: 'How many days of annual leave do full-time staff receive?', kb: 'asks', channel: 'eval' },
+          { record: false },
+        );
         expect(await count()).toBe(before + 2);
       });
 

@@ -33,7 +33,8 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
         },
       };
     }
-    if (call.path !== '/v1/chat/completions') return { status: 404, body: { error: { message: `no route ${call.path}`, type: 'invalid_request_error' } } };
+    if (call.path !== '/v1/chat/completions')
+      return { status: 404, body: { error: { message: `no route ${call.path}`, type: 'invalid_request_error' } } };
     const step = queue.shift();
     if (!step) return { status: 500, body: { error: { message: 'fake OpenAI: no scripted response left', type: 'server_error' } } };
     return typeof step === 'function' ? step(call) : step;
@@ -51,7 +52,10 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
 export const FAKE_MODEL = 'fake-model-2026-11';
 
 /** A chat.completion body as OpenAI sends it. */
-export function completion(content: string, options: { finish?: string; usage?: { input: number; output: number }; refusal?: string } = {}): FakeResponse {
+export function completion(
+  content: string,
+  options: { finish?: string; usage?: { input: number; output: number }; refusal?: string } = {},
+): FakeResponse {
   const usage = options.usage ?? { input: 211, output: 37 };
   return {
     body: {
@@ -59,7 +63,14 @@ export function completion(content: string, options: { finish?: string; usage?: 
       object: 'chat.completion',
       created: 1_763_800_000,
       model: FAKE_MODEL,
-      choices: [{ index: 0, message: { role: 'assistant', content, refusal: options.refusal ?? null }, finish_reason: options.finish ?? 'stop', logprobs: null }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content, refusal: options.refusal ?? null },
+          finish_reason: options.finish ?? 'stop',
+          logprobs: null,
+        },
+      ],
       usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
     },
   };

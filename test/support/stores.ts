@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
-import { afterAll, beforeAll } from 'vitest';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
+
 import { openStore, type Store } from '../../src/store/open-store.js';
 
 export type DriverName = 'pglite' | 'postgres';

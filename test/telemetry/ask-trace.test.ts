@@ -1,6 +1,7 @@
-import { eq } from 'drizzle-orm';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { createAsk, type Ask } from '../../src/ask/ask-service.js';
 import type { Decision } from '../../src/ask/decision.js';
 import { createInteractionRecorder } from '../../src/ask/record-interaction.js';
@@ -50,13 +51,22 @@ describe('one trace per ask', () => {
 
   async function storedRow(decision: Decision) {
     expect(decision.interactionId).toEqual(expect.any(Number));
-    const [row] = await app.store.db.select().from(interactions).where(eq(interactions.id, decision.interactionId as number));
+    const [row] = await app.store.db
+      .select()
+      .from(interactions)
+      .where(eq(interactions.id, decision.interactionId as number));
     return row;
   }
 
   it('has a span for each layer the design names', () => {
     expect(GATE_SPANS).toEqual(
-      expect.arrayContaining(['candor.gate.evidence', 'candor.gate.entity', 'candor.gate.relevance', 'candor.gate.coverage', 'candor.gate.answer_type']),
+      expect.arrayContaining([
+        'candor.gate.evidence',
+        'candor.gate.entity',
+        'candor.gate.relevance',
+        'candor.gate.coverage',
+        'candor.gate.answer_type',
+      ]),
     );
   });
 
@@ -87,7 +97,11 @@ describe('one trace per ask', () => {
     expect(retrieve?.attributes).toMatchObject({ 'candor.retrieve.top_k': 5, 'candor.retrieve.excluded': 0 });
     expect(retrieve?.attributes['candor.retrieve.hits']).toEqual(expect.any(Number));
     const coverage = spans.find((s) => s.name === 'candor.gate.coverage');
-    expect(coverage?.attributes).toMatchObject({ 'candor.gate.layer': 'coverage', 'candor.gate.pass': true, 'candor.gate.threshold': 0.45 });
+    expect(coverage?.attributes).toMatchObject({
+      'candor.gate.layer': 'coverage',
+      'candor.gate.pass': true,
+      'candor.gate.threshold': 0.45,
+    });
   });
 
   it('a refusal: no answer span, and the root says why', async () => {
@@ -129,7 +143,11 @@ describe('one trace per ask', () => {
     const config = testConfig({ CANDOR_TRACE_CONTENT: 'true' });
     expect(config.telemetry.traceContent).toBe(true);
     // The ask path as buildApp wires it, over the same store and telemetry, with this setting.
-    const ask = createAsk({ config, indexes: app.indexes, recorder: createInteractionRecorder(app.store.db, config.telemetry.userHashSalt) });
+    const ask = createAsk({
+      config,
+      indexes: app.indexes,
+      recorder: createInteractionRecorder(app.store.db, config.telemetry.userHashSalt),
+    });
     const { root, spans } = await traced(ask, ANSWERED);
     expect(root.attributes['candor.question']).toBe(ANSWERED);
     const values = spans.flatMap((s) => Object.values(s.attributes).map(String));

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+
 import { apiRoutes } from '../../src/channels/http/api-routes.js';
 import { startHttpServer, type RunningServer } from '../../src/channels/http/http-server.js';
 import { metricsRoute } from '../../src/channels/http/metrics-route.js';
@@ -18,8 +19,16 @@ describe('GET /metrics', () => {
   beforeAll(async () => {
     app = await buildApp(testConfig({ CANDOR_KB: 'handbook' }));
     await ingestPaths(app.store.db, [files.path('handbook.jsonl')], { kb: 'handbook' });
-    server = await startHttpServer([apiRoutes({ ask: app.ask, maxBodyBytes: 65_536, healthy: async () => true }), metricsRoute(app.metrics!)], { host: '127.0.0.1', port: 0, log: app.log });
-    const ask = (question: string) => fetch(`${server.url}/api/ask`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question }) });
+    server = await startHttpServer(
+      [apiRoutes({ ask: app.ask, maxBodyBytes: 65_536, healthy: async () => true }), metricsRoute(app.metrics!)],
+      { host: '127.0.0.1', port: 0, log: app.log },
+    );
+    const ask = (question: string) =>
+      fetch(`${server.url}/api/ask`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ question }),
+      });
     await ask('How many days of annual leave do full-time staff receive?');
     await ask('What does ADR-0050 say about parking?');
     const response = await fetch(`${server.url}/metrics`);
@@ -41,9 +50,16 @@ describe('GET /metrics', () => {
 
   it('every metric the Grafana dashboard and the alert rules query exists', () => {
     const exposed = new Set([...scraped.matchAll(/^([a-z_:][a-z0-9_:]*)(?:\{| )/gm)].map((m) => m[1] as string));
-    const dashboard = JSON.parse(readFileSync(new URL('../../dashboards/candor-grafana.json', import.meta.url), 'utf8')) as { panels: { targets?: { expr: string }[] }[] };
-    const alerts = parse(readFileSync(new URL('../../dashboards/alerts.yaml', import.meta.url), 'utf8')) as { groups: { rules: { expr: string }[] }[] };
-    const queries = [...dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => t.expr)), ...alerts.groups.flatMap((g) => g.rules.map((r) => r.expr))];
+    const dashboard = JSON.parse(readFileSync(new URL('../../dashboards/candor-grafana.json', import.meta.url), 'utf8')) as {
+      panels: { targets?: { expr: string }[] }[];
+    };
+    const alerts = parse(readFileSync(new URL('../../dashboards/alerts.yaml', import.meta.url), 'utf8')) as {
+      groups: { rules: { expr: string }[] }[];
+    };
+    const queries = [
+      ...dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => t.expr)),
+      ...alerts.groups.flatMap((g) => g.rules.map((r) => r.expr)),
+    ];
     expect(queries.length).toBeGreaterThan(5);
     const names = new Set(queries.flatMap((q) => [...q.matchAll(/\b(candor_[a-z0-9_]+|gen_ai_[a-z0-9_]+)\b/g)].map((m) => m[1] as string)));
     // Metrics that only appear once something happens (a model call, a report) are declared by their code, not scraped here.

@@ -1,12 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
+
 import type { Ask } from '../../ask/ask-service.js';
 import { CandorError } from '../../errors.js';
 import { readJsonBody } from './read-json-body.js';
 
 const AskBody = z.object({
   question: z.string({ error: 'question must be a string' }),
-  kb: z.string().regex(/^[\w.-]{1,64}$/, 'kb must be a knowledge base name').optional(),
+  kb: z
+    .string()
+    .regex(/^[\w.-]{1,64}$/, 'kb must be a knowledge base name')
+    .optional(),
 });
 
 export interface ApiDeps {
@@ -31,7 +35,9 @@ export function apiRoutes(deps: ApiDeps): Route {
     if (req.method !== 'POST') return methodNotAllowed(res, 'POST');
     const body = AskBody.safeParse(await readJsonBody(req, deps.maxBodyBytes));
     if (!body.success) {
-      throw new CandorError('input_invalid', body.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '), { status: 400 });
+      throw new CandorError('input_invalid', body.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '), {
+        status: 400,
+      });
     }
     const decision = await deps.ask({ question: body.data.question, kb: body.data.kb, channel: 'http' });
     sendJson(res, 200, decision);

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { CandorError } from '../../errors.js';
 import type { Log } from '../../log.js';
 import { sendJson, type Route } from './api-routes.js';
@@ -16,7 +17,9 @@ export async function startHttpServer(routes: readonly Route[], options: { host:
   const server = createServer(async (req, res) => {
     try {
       for (const route of routes) if (await route(req, res)) return;
-      sendJson(res, 404, { error: { code: 'not_found', message: `Nothing at ${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}.` } });
+      sendJson(res, 404, {
+        error: { code: 'not_found', message: `Nothing at ${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}.` },
+      });
     } catch (error) {
       if (res.headersSent) return void res.end();
       if (error instanceof CandorError && error.status < 500) {

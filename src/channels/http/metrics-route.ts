@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+
 import type { Route } from './api-routes.js';
 
 /** GET /metrics: every Candor metric in the Prometheus text format (always on, beside the API). */

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+
 import { CandorError } from '../../errors.js';
 
 /** Reads a JSON body up to `limit` bytes; 413 beyond it, 400 for anything that is not JSON. */

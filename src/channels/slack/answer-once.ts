@@ -1,4 +1,5 @@
 import type { Attributes } from '@opentelemetry/api';
+
 import type { Ask } from '../../ask/ask-service.js';
 import type { Decision } from '../../ask/decision.js';
 import { hashUserId } from '../../ask/record-interaction.js';
@@ -36,7 +37,12 @@ export interface AnswerOnceDeps {
 }
 
 /** The answer-once dependencies a chat channel takes from the app. */
-export function chatDeps(host: { store: { db: Db }; ask: Ask; log: Log; config: { ask: { maxQuestionChars: number }; telemetry: { userHashSalt: string }; kb: { defaultName: string } } }): AnswerOnceDeps {
+export function chatDeps(host: {
+  store: { db: Db };
+  ask: Ask;
+  log: Log;
+  config: { ask: { maxQuestionChars: number }; telemetry: { userHashSalt: string }; kb: { defaultName: string } };
+}): AnswerOnceDeps {
   return {
     db: host.store.db,
     ask: host.ask,
@@ -112,7 +118,11 @@ export function answerOnce(deps: AnswerOnceDeps, inbound: InboundQuestion, hooks
         withSpan(DELIVER_SPAN, {}, () => hooks.deliver(reply)),
       ]);
       if (recorded.status === 'rejected') {
-        deps.log('error', 'could not complete interaction', { channel: inbound.channel, traceId, error: (recorded.reason as Error).message });
+        deps.log('error', 'could not complete interaction', {
+          channel: inbound.channel,
+          traceId,
+          error: (recorded.reason as Error).message,
+        });
       }
       if (delivered.status === 'rejected') {
         deps.log('error', 'could not deliver reply', { channel: inbound.channel, traceId, error: (delivered.reason as Error).message });
@@ -129,7 +139,14 @@ async function decide(deps: AnswerOnceDeps, inbound: InboundQuestion, problem: s
   try {
     // The shared recorder is off: this channel has already claimed the row and completes it itself.
     const decision = await deps.ask(
-      { question: inbound.text, kb: deps.kb, channel: inbound.channel, eventId: inbound.eventId, userId: inbound.userId, conversationRef: inbound.conversationRef },
+      {
+        question: inbound.text,
+        kb: deps.kb,
+        channel: inbound.channel,
+        eventId: inbound.eventId,
+        userId: inbound.userId,
+        conversationRef: inbound.conversationRef,
+      },
       { record: false },
     );
     return { reply: { kind: 'decision', decision }, failed: false };

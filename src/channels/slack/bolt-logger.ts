@@ -1,4 +1,5 @@
 import { LogLevel, type Logger } from '@slack/bolt';
+
 import type { Log } from '../../log.js';
 
 /**
@@ -9,9 +10,7 @@ import type { Log } from '../../log.js';
 export function boltLogger(log: Log): Logger {
   let level = LogLevel.INFO;
   const line = (parts: unknown[]) =>
-    parts
-      .flatMap((p) => (typeof p === 'string' || typeof p === 'number' ? [String(p)] : p instanceof Error ? [p.message] : []))
-      .join(' ');
+    parts.flatMap((p) => (typeof p === 'string' || typeof p === 'number' ? [String(p)] : p instanceof Error ? [p.message] : [])).join(' ');
   return {
     debug: () => undefined,
     info: (...parts: unknown[]) => log('info', `slack: ${line(parts)}`),

@@ -1,4 +1,5 @@
 import type { Middleware, SlackCommandMiddlewareArgs } from '@slack/bolt';
+
 import type { Log } from '../../log.js';
 import type { Db } from '../../store/open-store.js';
 import { formatStatusReport, statusReport } from './status-report.js';
@@ -7,7 +8,7 @@ export const HELP_TEXT = [
   '*Candor* answers questions from the knowledge base, and says "I don\'t know" when the knowledge base does not hold the answer.',
   '• Ask: mention me in a channel (`@Candor What does MediShield Life cover?`) or send me a direct message.',
   '• Every answer lists its sources; a refusal says why and what the knowledge base does cover.',
-  '• `/candor status`: knowledge base version, fact count and today\'s abstention rate.',
+  "• `/candor status`: knowledge base version, fact count and today's abstention rate.",
   '• `/candor help`: this message.',
 ].join('\n');
 

@@ -1,6 +1,7 @@
-import { decisionColumns } from '../../ask/record-interaction.js';
 import { eq, sql } from 'drizzle-orm';
+
 import type { Decision } from '../../ask/decision.js';
+import { decisionColumns } from '../../ask/record-interaction.js';
 import type { Db } from '../../store/open-store.js';
 import { interactions, knowledgeBases } from '../../store/schema.js';
 

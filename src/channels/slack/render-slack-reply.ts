@@ -11,9 +11,7 @@ export const SLACK_LIMITS = {
 } as const;
 
 type Text = { type: 'mrkdwn'; text: string } | { type: 'plain_text'; text: string; emoji: false };
-export type SlackBlock =
-  | { type: 'section'; text: Text }
-  | { type: 'context'; elements: Text[] };
+export type SlackBlock = { type: 'section'; text: Text } | { type: 'context'; elements: Text[] };
 
 export interface SlackMessage {
   /** Fallback for notifications and clients without blocks (mrkdwn, escaped). */
@@ -95,9 +93,7 @@ function fitContext(elements: string[]): string[] {
 }
 
 function fallbackText(blocks: SlackBlock[]): string {
-  const text = blocks
-    .flatMap((b) => (b.type === 'section' ? [b.text.text] : b.elements.map((e) => e.text)))
-    .join('\n');
+  const text = blocks.flatMap((b) => (b.type === 'section' ? [b.text.text] : b.elements.map((e) => e.text))).join('\n');
   return truncate(text, SLACK_LIMITS.fallbackText);
 }
 

@@ -1,17 +1,18 @@
 import { App, HTTPReceiver, SocketModeReceiver, webApi, type Receiver } from '@slack/bolt';
+
 import type { Config } from '../../config.js';
+import { withEmoji } from '../../core/review/review-tasks.js';
 import { CandorError } from '../../errors.js';
 import type { App as CandorApp } from '../../main.js';
-import type { Route } from '../http/api-routes.js';
 import { createAnswerQueue } from '../chat/answer-queue.js';
+import type { Route } from '../http/api-routes.js';
 import { answerOnce, chatDeps, EVENT_ATTR, type AnswerOnceDeps, type Reply } from './answer-once.js';
 import { boltLogger } from './bolt-logger.js';
+import { candorCommand } from './candor-command.js';
 import { renderSlackReply } from './render-slack-reply.js';
 import { slackInbound, type SlackQuestion } from './slack-inbound.js';
-import { candorCommand } from './candor-command.js';
-import { describeSlackError, workingReaction } from './working-reaction.js';
 import { registerSlackReview, type SlackReview } from './slack-review.js';
-import { withEmoji } from '../../core/review/review-tasks.js';
+import { describeSlackError, workingReaction } from './working-reaction.js';
 
 export const SLACK_EVENTS_PATH = '/slack/events';
 
@@ -114,7 +115,12 @@ export async function startSlackChannel(host: SlackHost, options: SlackChannelOp
     });
   }
   const listener = receiver.requestListener;
-  host.log('info', 'slack channel on', { mode, bot: auth.userId, team: auth.team, ...(mode === 'http' ? { path: SLACK_EVENTS_PATH } : {}) });
+  host.log('info', 'slack channel on', {
+    mode,
+    bot: auth.userId,
+    team: auth.team,
+    ...(mode === 'http' ? { path: SLACK_EVENTS_PATH } : {}),
+  });
   return {
     mode,
     route: listener ? slackRoute(listener) : null,
@@ -164,13 +170,21 @@ async function postReply(client: webApi.WebClient, q: SlackQuestion, reply: Repl
     } catch (error) {
       const code = describeSlackError(error);
       const hint = DELIVERY_HINTS[code];
-      log(hint ? 'warn' : 'error', 'slack: reply not delivered', { code, channel: q.reply.channel, eventId: q.inbound.eventId, ...(hint ? { hint } : {}) });
+      log(hint ? 'warn' : 'error', 'slack: reply not delivered', {
+        code,
+        channel: q.reply.channel,
+        eventId: q.inbound.eventId,
+        ...(hint ? { hint } : {}),
+      });
       return;
     }
   }
 }
 
-async function checkToken(client: webApi.WebClient, settings: NonNullable<Config['slack']>): Promise<{ userId: string; botId: string | undefined; team: string }> {
+async function checkToken(
+  client: webApi.WebClient,
+  settings: NonNullable<Config['slack']>,
+): Promise<{ userId: string; botId: string | undefined; team: string }> {
   try {
     const auth = await client.auth.test();
     if (!auth.user_id) throw new Error('auth.test returned no user_id: is SLACK_BOT_TOKEN a bot token (xoxb-…)?');
@@ -182,7 +196,11 @@ async function checkToken(client: webApi.WebClient, settings: NonNullable<Config
 
 const AUTH_ERRORS = new Set(['invalid_auth', 'not_authed', 'account_inactive', 'token_revoked', 'token_expired', 'not_allowed_token_type']);
 
-function startupError(error: unknown, variable: 'SLACK_BOT_TOKEN' | 'SLACK_APP_TOKEN', settings: NonNullable<Config['slack']>): CandorError {
+function startupError(
+  error: unknown,
+  variable: 'SLACK_BOT_TOKEN' | 'SLACK_APP_TOKEN',
+  settings: NonNullable<Config['slack']>,
+): CandorError {
   const code = describeSlackError(error);
   const message = AUTH_ERRORS.has(code)
     ? `Slack rejected ${variable} (${code}). Copy the ${variable === 'SLACK_BOT_TOKEN' ? 'Bot User OAuth Token (xoxb-…) from OAuth & Permissions' : 'App-Level Token (xapp-…, scope connections:write) from Basic Information'} of your Slack app, and reinstall the app to the workspace if it was revoked.`

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import type { InboundQuestion } from './answer-once.js';
 
 /** The parts of an Events API envelope and message/app_mention event that Candor reads. */

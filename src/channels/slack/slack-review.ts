@@ -1,5 +1,6 @@
 import type { App as BoltApp, webApi } from '@slack/bolt';
 import { and, eq, isNull } from 'drizzle-orm';
+
 import { isReviewer, parseLabel, tasksFor, type ReviewTask } from '../../core/review/review-tasks.js';
 import type { Log } from '../../log.js';
 import { currentLabels, removeLabel, setLabel, type LabelOutcome } from '../../review/label-store.js';
@@ -25,7 +26,8 @@ export interface SlackReview {
   postSummary(text: string): Promise<void>;
 }
 
-const NOT_A_REVIEWER = "Thanks — but only configured reviewers' labels count, so this one was not recorded. Ask whoever runs Candor to add you to CANDOR_REVIEWERS.";
+const NOT_A_REVIEWER =
+  "Thanks — but only configured reviewers' labels count, so this one was not recorded. Ask whoever runs Candor to add you to CANDOR_REVIEWERS.";
 
 /**
  * Review in Slack: cards in the review channel; a reviewer labels by reacting
@@ -62,34 +64,46 @@ export function registerSlackReview(bolt: BoltApp, client: webApi.WebClient, dep
   const refreshCard = async (channel: string, ts: string, sampleId: number) => {
     const [item] = await loadReviewItems(deps.db, [sampleId]);
     if (!item) return;
-    const card = renderReviewCard(item, tasksFor(item.decision).map((t) => deps.tasks.find((d) => d.id === t.id) ?? t), await currentLabels(deps.db, { sampleIds: [sampleId] }));
+    const card = renderReviewCard(
+      item,
+      tasksFor(item.decision).map((t) => deps.tasks.find((d) => d.id === t.id) ?? t),
+      await currentLabels(deps.db, { sampleIds: [sampleId] }),
+    );
     await client.chat.update({ channel, ts, text: card.text, blocks: card.blocks as never }).catch((error: unknown) => {
       deps.log('warn', 'slack: could not update a review card', { code: describeSlackError(error) });
     });
   };
 
-  const onReaction = (removed: boolean) => async ({ event, body }: { event: { user: string; reaction: string; item: { type: string; channel?: string; ts?: string } }; body: { event_id?: string } }) => {
-    if (event.item.type !== 'message' || !event.item.channel || !event.item.ts) return;
-    const item = await findSampleByPost(deps.db, postRef(event.item.channel, event.item.ts));
-    if (!item) return; // a reaction on some other message
-    const label = parseLabel(event.reaction, undefined, deps.tasks);
-    if (!label.ok || !tasksFor(item.decision).some((t) => t.id === label.task)) return; // not a label emoji for this card
-    if (!(await reviews(event.user))) {
-      if (!removed) await ephemeral(event.item.channel, event.user, NOT_A_REVIEWER);
-      return;
-    }
-    const change = {
-      sampleId: item.sampleId,
-      task: label.task,
-      annotator: `slack:${event.user}`,
-      value: label.value,
-      via: 'reaction' as const,
-      eventId: body.event_id ? `slack:${body.event_id}` : undefined,
+  const onReaction =
+    (removed: boolean) =>
+    async ({
+      event,
+      body,
+    }: {
+      event: { user: string; reaction: string; item: { type: string; channel?: string; ts?: string } };
+      body: { event_id?: string };
+    }) => {
+      if (event.item.type !== 'message' || !event.item.channel || !event.item.ts) return;
+      const item = await findSampleByPost(deps.db, postRef(event.item.channel, event.item.ts));
+      if (!item) return; // a reaction on some other message
+      const label = parseLabel(event.reaction, undefined, deps.tasks);
+      if (!label.ok || !tasksFor(item.decision).some((t) => t.id === label.task)) return; // not a label emoji for this card
+      if (!(await reviews(event.user))) {
+        if (!removed) await ephemeral(event.item.channel, event.user, NOT_A_REVIEWER);
+        return;
+      }
+      const change = {
+        sampleId: item.sampleId,
+        task: label.task,
+        annotator: `slack:${event.user}`,
+        value: label.value,
+        via: 'reaction' as const,
+        eventId: body.event_id ? `slack:${body.event_id}` : undefined,
+      };
+      const outcome: LabelOutcome = removed ? await removeLabel(deps.db, change) : await setLabel(deps.db, change);
+      deps.log('info', 'slack: review label', { sampleId: item.sampleId, task: label.task, outcome });
+      if (outcome === 'recorded' || outcome === 'removed') await refreshCard(event.item.channel, event.item.ts, item.sampleId);
     };
-    const outcome: LabelOutcome = removed ? await removeLabel(deps.db, change) : await setLabel(deps.db, change);
-    deps.log('info', 'slack: review label', { sampleId: item.sampleId, task: label.task, outcome });
-    if (outcome === 'recorded' || outcome === 'removed') await refreshCard(event.item.channel, event.item.ts, item.sampleId);
-  };
 
   const ephemeral = async (channel: string, user: string, text: string) => {
     await client.chat.postEphemeral({ channel, user, text }).catch((error: unknown) => {
@@ -110,7 +124,13 @@ export function registerSlackReview(bolt: BoltApp, client: webApi.WebClient, dep
     const item = await findSampleByPost(deps.db, postRef(channel, ts));
     if (!item || String(item.sampleId) !== a.value) return;
     if (!(await reviews(b.user.id))) return void (await ephemeral(channel, b.user.id, NOT_A_REVIEWER));
-    const outcome = await setLabel(deps.db, { sampleId: item.sampleId, task: match[1] as string, annotator: `slack:${b.user.id}`, value: match[2] as string, via: 'button' });
+    const outcome = await setLabel(deps.db, {
+      sampleId: item.sampleId,
+      task: match[1] as string,
+      annotator: `slack:${b.user.id}`,
+      value: match[2] as string,
+      via: 'button',
+    });
     deps.log('info', 'slack: review label', { sampleId: item.sampleId, task: match[1], outcome });
     await refreshCard(channel, ts, item.sampleId);
   });
@@ -125,9 +145,17 @@ export function registerSlackReview(bolt: BoltApp, client: webApi.WebClient, dep
     async postPending(limit = 50) {
       const channel = deps.channel;
       if (!channel) return 0;
-      const pending = await deps.db.select({ id: reviewSamples.id }).from(reviewSamples).where(isNull(reviewSamples.postedTo)).orderBy(reviewSamples.id).limit(limit);
+      const pending = await deps.db
+        .select({ id: reviewSamples.id })
+        .from(reviewSamples)
+        .where(isNull(reviewSamples.postedTo))
+        .orderBy(reviewSamples.id)
+        .limit(limit);
       let posted = 0;
-      for (const item of await loadReviewItems(deps.db, pending.map((p) => p.id))) {
+      for (const item of await loadReviewItems(
+        deps.db,
+        pending.map((p) => p.id),
+      )) {
         // Claim the sample first, so that two replicas never post one card twice.
         const claimed = await deps.db
           .update(reviewSamples)
@@ -135,10 +163,22 @@ export function registerSlackReview(bolt: BoltApp, client: webApi.WebClient, dep
           .where(and(eq(reviewSamples.id, item.sampleId), isNull(reviewSamples.postedTo)))
           .returning({ id: reviewSamples.id });
         if (claimed.length === 0) continue;
-        const card = renderReviewCard(item, tasksFor(item.decision).map((t) => deps.tasks.find((d) => d.id === t.id) ?? t));
+        const card = renderReviewCard(
+          item,
+          tasksFor(item.decision).map((t) => deps.tasks.find((d) => d.id === t.id) ?? t),
+        );
         try {
-          const result = await client.chat.postMessage({ channel, text: card.text, blocks: card.blocks as never, unfurl_links: false, unfurl_media: false });
-          await deps.db.update(reviewSamples).set({ postRef: postRef(channel, String(result.ts)) }).where(eq(reviewSamples.id, item.sampleId));
+          const result = await client.chat.postMessage({
+            channel,
+            text: card.text,
+            blocks: card.blocks as never,
+            unfurl_links: false,
+            unfurl_media: false,
+          });
+          await deps.db
+            .update(reviewSamples)
+            .set({ postRef: postRef(channel, String(result.ts)) })
+            .where(eq(reviewSamples.id, item.sampleId));
           posted += 1;
         } catch (error) {
           await deps.db.update(reviewSamples).set({ postedTo: null }).where(eq(reviewSamples.id, item.sampleId));

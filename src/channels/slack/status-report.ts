@@ -1,4 +1,5 @@
 import { and, gte, isNotNull, sql } from 'drizzle-orm';
+
 import { kbStatus } from '../../kb/ingest/ingest.js';
 import type { Db } from '../../store/open-store.js';
 import { interactions } from '../../store/schema.js';
@@ -41,6 +42,9 @@ export function formatStatusReport(r: StatusReport): string {
     r.version === null
       ? `Knowledge base *${r.kb}* does not exist yet: ingest documents with \`candor ingest PATH --kb ${r.kb}\`.`
       : `Knowledge base *${r.kb}*: version ${r.version}, ${r.facts} facts from ${r.documents} documents.`;
-  const rate = r.today.asked === 0 ? 'no questions yet' : `${r.today.abstained} of ${r.today.asked} abstained (${((r.today.abstained / r.today.asked) * 100).toFixed(1)}%)`;
+  const rate =
+    r.today.asked === 0
+      ? 'no questions yet'
+      : `${r.today.abstained} of ${r.today.asked} abstained (${((r.today.abstained / r.today.asked) * 100).toFixed(1)}%)`;
   return `${kbLine}\nToday (since 00:00 UTC): ${rate}.`;
 }

@@ -1,4 +1,5 @@
 import type { webApi } from '@slack/bolt';
+
 import type { Log } from '../../log.js';
 
 export interface ReactionTarget {

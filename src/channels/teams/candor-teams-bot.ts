@@ -1,4 +1,5 @@
 import { ActivityHandler, ActivityTypes, CardFactory, MessageFactory, TurnContext } from 'botbuilder';
+
 import { hashUserId } from '../../ask/record-interaction.js';
 import type { Log } from '../../log.js';
 import { answerOnce, type AnswerOnceDeps, type Reply } from '../slack/answer-once.js';
@@ -9,7 +10,7 @@ import { handleLabelSubmit, handleReviewReaction, type TeamsReviewDeps } from '.
 
 export const WELCOME_TEXT =
   "Hi, I'm Candor. Ask me a question (in a channel, mention me first). I answer only from the knowledge base, " +
-  "cite my sources, and say \"I don't know\" when the knowledge base does not hold the answer.";
+  'cite my sources, and say "I don\'t know" when the knowledge base does not hold the answer.';
 
 export const TEAMS_HELP_TEXT = [
   'Ask me a question: write it here, or mention me in a channel (@Candor What does MediShield Life cover?).',

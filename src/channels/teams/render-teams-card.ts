@@ -30,7 +30,11 @@ export function renderTeamsCard(reply: Extract<Reply, { kind: 'decision' }>): Ad
     body.push(text(shorten(refusal)));
     const unmentioned = d.nearbyTopics.filter((t) => !refusal.includes(t));
     if (unmentioned.length > 0) {
-      body.push({ ...text(`The knowledge base does cover: ${unmentioned.map((t) => `“${t}”`).join('; ')}`), size: 'Small', isSubtle: true });
+      body.push({
+        ...text(`The knowledge base does cover: ${unmentioned.map((t) => `“${t}”`).join('; ')}`),
+        size: 'Small',
+        isSubtle: true,
+      });
     }
   }
   return { type: 'AdaptiveCard', $schema: 'http://adaptivecards.io/schemas/adaptive-card.json', version: '1.4', body };

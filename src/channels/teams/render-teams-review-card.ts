@@ -33,19 +33,30 @@ export function renderTeamsReviewCard(item: ReviewItem, tasks: readonly ReviewTa
     text(`Reply: ${item.reply}`),
     ...item.evidence.map((e, i) => text(`[${i + 1}] ${e.text} — ${e.source}`, { size: 'Small', isSubtle: true, spacing: 'None' })),
   ];
-  const legend = Object.entries(TEAMS_REACTION_LABELS).map(([reaction, l]) => `${reaction} = ${l.task} ${l.value}`).join(', ');
+  const legend = Object.entries(TEAMS_REACTION_LABELS)
+    .map(([reaction, l]) => `${reaction} = ${l.task} ${l.value}`)
+    .join(', ');
   for (const task of tasks) {
     body.push(
       text(`${task.id} — ${task.title}`, { weight: 'Bolder', separator: true, spacing: 'Medium' }),
       text(task.criteria, { size: 'Small' }),
       {
         type: 'ActionSet',
-        actions: task.outcomes.map((value) => ({ type: 'Action.Submit', title: value, data: { candor: 'label', sampleId: item.sampleId, task: task.id, value } satisfies LabelSubmit })),
+        actions: task.outcomes.map((value) => ({
+          type: 'Action.Submit',
+          title: value,
+          data: { candor: 'label', sampleId: item.sampleId, task: task.id, value } satisfies LabelSubmit,
+        })),
       },
     );
   }
   body.push(text(`Or react: ${legend}.`, { size: 'Small', isSubtle: true }));
   const current = labels.filter((l) => !l.annotator.startsWith('llm:'));
-  body.push(text(current.length === 0 ? 'No labels yet.' : `Labels: ${current.map((l) => `${l.annotator} ${l.task}=${l.value}`).join(', ')}`, { size: 'Small', isSubtle: true }));
+  body.push(
+    text(current.length === 0 ? 'No labels yet.' : `Labels: ${current.map((l) => `${l.annotator} ${l.task}=${l.value}`).join(', ')}`, {
+      size: 'Small',
+      isSubtle: true,
+    }),
+  );
   return { type: 'AdaptiveCard', $schema: 'http://adaptivecards.io/schemas/adaptive-card.json', version: '1.4', body };
 }

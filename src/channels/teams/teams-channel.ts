@@ -1,17 +1,14 @@
-import {
-  CloudAdapter,
-  ConfigurationBotFrameworkAuthentication,
-  ConfigurationServiceClientCredentialFactory,
-} from 'botbuilder';
+import { CloudAdapter, ConfigurationBotFrameworkAuthentication, ConfigurationServiceClientCredentialFactory } from 'botbuilder';
+
+import { withEmoji } from '../../core/review/review-tasks.js';
 import { CandorError } from '../../errors.js';
 import type { App as CandorApp } from '../../main.js';
 import type { Route } from '../http/api-routes.js';
 import { readJsonBody } from '../http/read-json-body.js';
-import { CandorTeamsBot, type TeamsReaction } from './candor-teams-bot.js';
 import { chatDeps } from '../slack/answer-once.js';
-import { postPendingTeamsCards, postTeamsSummary, type TeamsReviewDeps } from './teams-review.js';
-import { withEmoji } from '../../core/review/review-tasks.js';
+import { CandorTeamsBot, type TeamsReaction } from './candor-teams-bot.js';
 import { shimRequest, shimResponse } from './node-http-shim.js';
+import { postPendingTeamsCards, postTeamsSummary, type TeamsReviewDeps } from './teams-review.js';
 
 export const TEAMS_MESSAGES_PATH = '/api/messages';
 
@@ -46,7 +43,8 @@ export function startTeamsChannel(host: TeamsHost, options: TeamsChannelOptions 
   const settings = host.config.teams;
   if (!settings) throw new CandorError('config_invalid', 'The Teams channel is off: set MICROSOFT_APP_ID and MICROSOFT_APP_PASSWORD.');
   const anonymous = settings.appId === undefined;
-  if (anonymous && !settings.allowAnonymous) throw new CandorError('config_invalid', 'MICROSOFT_APP_ID: missing (or set CANDOR_TEAMS_ALLOW_ANONYMOUS=true for local development)');
+  if (anonymous && !settings.allowAnonymous)
+    throw new CandorError('config_invalid', 'MICROSOFT_APP_ID: missing (or set CANDOR_TEAMS_ALLOW_ANONYMOUS=true for local development)');
   const credentials = new ConfigurationServiceClientCredentialFactory(
     anonymous
       ? {}
@@ -79,7 +77,10 @@ export function startTeamsChannel(host: TeamsHost, options: TeamsChannelOptions 
     review,
   });
   if (anonymous) {
-    host.log('warn', 'teams channel runs WITHOUT authentication (CANDOR_TEAMS_ALLOW_ANONYMOUS=true): anyone who can reach /api/messages can make the bot answer and choose where it posts. Use for local development only; set MICROSOFT_APP_ID and MICROSOFT_APP_PASSWORD in production.');
+    host.log(
+      'warn',
+      'teams channel runs WITHOUT authentication (CANDOR_TEAMS_ALLOW_ANONYMOUS=true): anyone who can reach /api/messages can make the bot answer and choose where it posts. Use for local development only; set MICROSOFT_APP_ID and MICROSOFT_APP_PASSWORD in production.',
+    );
   }
   host.log('info', 'teams channel on', { path: TEAMS_MESSAGES_PATH, auth: anonymous ? 'anonymous' : settings.appType });
 

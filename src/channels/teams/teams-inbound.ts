@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import type { InboundQuestion } from '../slack/answer-once.js';
 
 /** The parts of a Bot Framework message activity that Candor reads. */
@@ -13,7 +14,8 @@ const MessageActivity = z.object({
   entities: z.array(z.object({ type: z.string(), mentioned: z.object({ id: z.string() }).optional() })).optional(),
 });
 
-export type TeamsInbound = { readonly ok: true; readonly inbound: InboundQuestion; readonly personal: boolean } | { readonly ok: false; readonly ignored: string };
+export type TeamsInbound =
+  { readonly ok: true; readonly inbound: InboundQuestion; readonly personal: boolean } | { readonly ok: false; readonly ignored: string };
 
 /**
  * A personal-chat message, or a channel/group message that mentions the bot,

@@ -1,5 +1,6 @@
 import { CardFactory, MessageFactory, type Activity, type CloudAdapter, type ConversationReference, type TurnContext } from 'botbuilder';
 import { and, eq, isNull } from 'drizzle-orm';
+
 import { isReviewer, tasksFor, type ReviewTask } from '../../core/review/review-tasks.js';
 import type { Log } from '../../log.js';
 import { currentLabels, removeLabel, setLabel } from '../../review/label-store.js';
@@ -37,14 +38,26 @@ export async function handleLabelSubmit(context: TurnContext, deps: TeamsReviewD
     await context.sendActivity(MessageFactory.text(NOT_A_REVIEWER));
     return true;
   }
-  const outcome = await setLabel(deps.db, { sampleId: item.sampleId, task: submit.task, annotator: `teams:${user}`, value: submit.value, via: 'button', eventId: `teams:${a.id}` });
+  const outcome = await setLabel(deps.db, {
+    sampleId: item.sampleId,
+    task: submit.task,
+    annotator: `teams:${user}`,
+    value: submit.value,
+    via: 'button',
+    eventId: `teams:${a.id}`,
+  });
   deps.log('info', 'teams: review label', { sampleId: item.sampleId, task: submit.task, outcome });
   await refreshCard(context, deps, item.sampleId, a.replyToId as string);
   return true;
 }
 
 /** A reaction on a review card: like/sad label the abstention task; removing it removes the label. */
-export async function handleReviewReaction(context: TurnContext, deps: TeamsReviewDeps, kind: 'added' | 'removed', reactions: readonly string[]): Promise<void> {
+export async function handleReviewReaction(
+  context: TurnContext,
+  deps: TeamsReviewDeps,
+  kind: 'added' | 'removed',
+  reactions: readonly string[],
+): Promise<void> {
   const a = context.activity;
   if (!a.replyToId) return;
   const item = await findSampleByPost(deps.db, postRef(a.conversation.id, a.replyToId));
@@ -54,7 +67,14 @@ export async function handleReviewReaction(context: TurnContext, deps: TeamsRevi
     const label = TEAMS_REACTION_LABELS[reaction];
     if (!label) continue;
     if (!isReviewer(deps.reviewers, 'teams', user)) return;
-    const change = { sampleId: item.sampleId, task: label.task, annotator: `teams:${user}`, value: label.value, via: 'reaction' as const, eventId: a.id ? `teams:${a.id}:${reaction}` : undefined };
+    const change = {
+      sampleId: item.sampleId,
+      task: label.task,
+      annotator: `teams:${user}`,
+      value: label.value,
+      via: 'reaction' as const,
+      eventId: a.id ? `teams:${a.id}:${reaction}` : undefined,
+    };
     const outcome = kind === 'added' ? await setLabel(deps.db, change) : await removeLabel(deps.db, change);
     deps.log('info', 'teams: review label', { sampleId: item.sampleId, task: label.task, outcome });
   }
@@ -76,7 +96,12 @@ function tasksOf(deps: TeamsReviewDeps, decision: 'answer' | 'abstain'): ReviewT
 /** Sends a new message (not a reply) into the review conversation; returns the sent activity's id. */
 async function sendToReview(adapter: CloudAdapter, appId: string, conversation: string, activity: Partial<Activity>): Promise<string> {
   const [serviceUrl = '', conversationId = ''] = conversation.split('|');
-  const reference: Partial<ConversationReference> = { serviceUrl, channelId: 'msteams', conversation: { id: conversationId, isGroup: true, conversationType: 'channel', name: 'review' }, bot: { id: appId, name: 'Candor' } };
+  const reference: Partial<ConversationReference> = {
+    serviceUrl,
+    channelId: 'msteams',
+    conversation: { id: conversationId, isGroup: true, conversationType: 'channel', name: 'review' },
+    bot: { id: appId, name: 'Candor' },
+  };
   let id = '';
   await adapter.continueConversationAsync(appId, reference, async (context) => {
     // A new message in the conversation, not a reply to the synthetic continuation activity.
@@ -101,14 +126,34 @@ export async function postTeamsSummary(adapter: CloudAdapter, appId: string, dep
 export async function postPendingTeamsCards(adapter: CloudAdapter, appId: string, deps: TeamsReviewDeps, limit = 50): Promise<number> {
   if (!deps.conversation) return 0;
   const conversationId = deps.conversation.split('|')[1] ?? '';
-  const pending = await deps.db.select({ id: reviewSamples.id }).from(reviewSamples).where(isNull(reviewSamples.postedTo)).orderBy(reviewSamples.id).limit(limit);
+  const pending = await deps.db
+    .select({ id: reviewSamples.id })
+    .from(reviewSamples)
+    .where(isNull(reviewSamples.postedTo))
+    .orderBy(reviewSamples.id)
+    .limit(limit);
   let posted = 0;
-  for (const item of await loadReviewItems(deps.db, pending.map((p) => p.id))) {
-    const claimed = await deps.db.update(reviewSamples).set({ postedTo: 'teams' }).where(and(eq(reviewSamples.id, item.sampleId), isNull(reviewSamples.postedTo))).returning({ id: reviewSamples.id });
+  for (const item of await loadReviewItems(
+    deps.db,
+    pending.map((p) => p.id),
+  )) {
+    const claimed = await deps.db
+      .update(reviewSamples)
+      .set({ postedTo: 'teams' })
+      .where(and(eq(reviewSamples.id, item.sampleId), isNull(reviewSamples.postedTo)))
+      .returning({ id: reviewSamples.id });
     if (claimed.length === 0) continue;
     try {
-      const id = await sendToReview(adapter, appId, deps.conversation, MessageFactory.attachment(CardFactory.adaptiveCard(renderTeamsReviewCard(item, tasksOf(deps, item.decision)))));
-      await deps.db.update(reviewSamples).set({ postRef: postRef(conversationId, id) }).where(eq(reviewSamples.id, item.sampleId));
+      const id = await sendToReview(
+        adapter,
+        appId,
+        deps.conversation,
+        MessageFactory.attachment(CardFactory.adaptiveCard(renderTeamsReviewCard(item, tasksOf(deps, item.decision)))),
+      );
+      await deps.db
+        .update(reviewSamples)
+        .set({ postRef: postRef(conversationId, id) })
+        .where(eq(reviewSamples.id, item.sampleId));
       posted += 1;
     } catch (error) {
       await deps.db.update(reviewSamples).set({ postedTo: null }).where(eq(reviewSamples.id, item.sampleId));

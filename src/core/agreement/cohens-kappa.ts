@@ -27,11 +27,7 @@ export interface CohensKappaOptions {
  * kappa is undefined: no paired items, or chance-expected disagreement is 0
  * (expected agreement = 1, e.g. both raters always use one and the same label).
  */
-export function cohensKappa(
-  a: readonly MaybeLabel[],
-  b: readonly MaybeLabel[],
-  opts: CohensKappaOptions = {},
-): number {
+export function cohensKappa(a: readonly MaybeLabel[], b: readonly MaybeLabel[], opts: CohensKappaOptions = {}): number {
   const weights = opts.weights ?? 'none';
   const { categories, matrix } = confusionMatrix(a, b, opts.categories);
   if (weights !== 'none' && !opts.categories && categories.some((c) => typeof c === 'string')) {

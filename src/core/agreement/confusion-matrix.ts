@@ -1,12 +1,4 @@
-import {
-  assertSameLength,
-  categoryPosition,
-  collectCategories,
-  indexCategories,
-  isPresent,
-  type Label,
-  type MaybeLabel,
-} from './label.js';
+import { assertSameLength, categoryPosition, collectCategories, indexCategories, isPresent, type Label, type MaybeLabel } from './label.js';
 
 /** Counts of (truth, predicted) pairs: matrix[i][j] = items with truth categories[i] predicted as categories[j]. */
 export interface ConfusionMatrix {

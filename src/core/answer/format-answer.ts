@@ -2,11 +2,11 @@ import type { EvidenceFact, ReasonCode, Verdict } from '../gate/types.js';
 
 const REASON_TEXT: Record<ReasonCode, string> = {
   no_evidence: "I couldn't find anything about this in the knowledge base.",
-  low_relevance: "The knowledge base has nothing close enough to your question for me to answer it reliably.",
+  low_relevance: 'The knowledge base has nothing close enough to your question for me to answer it reliably.',
   // The layer's detail says it all: "the knowledge base never mentions "ADR-0050"".
   unknown_entity: '',
   low_coverage: "The closest facts I found don't cover what you're asking",
-  low_margin: "Several facts touch on this, but none of them answers your question specifically.",
+  low_margin: 'Several facts touch on this, but none of them answers your question specifically.',
   answer_type_mismatch: "I found related facts, but none of them states what you're asking for",
   llm_unanswerable: "The facts I found don't answer this question.",
   ungrounded: "I drafted an answer, but could not back every part of it with the knowledge base, so I won't give it.",

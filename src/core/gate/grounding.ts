@@ -28,7 +28,13 @@ export function checkGrounding(draft: DraftAnswer, evidence: readonly { readonly
   const citedWords = new Set(wordsIn(cited).map(stem));
   const missingNames = namesIn(draft.answer).filter((name) => !citedWords.has(stem(name.toLowerCase())));
   const missing = [...new Set([...missingNumbers, ...missingIds, ...missingNames])];
-  if (missing.length > 0) return fail(`the cited facts do not state ${missing.slice(0, 5).map((m) => `"${m}"`).join(', ')}`);
+  if (missing.length > 0)
+    return fail(
+      `the cited facts do not state ${missing
+        .slice(0, 5)
+        .map((m) => `"${m}"`)
+        .join(', ')}`,
+    );
   return { layer: 'grounding', pass: true, code: null, detail: 'every claim in the answer is in the facts it cites' };
 }
 

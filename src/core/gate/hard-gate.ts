@@ -29,9 +29,7 @@ export function hardGate(input: GateInput, layers: readonly GateLayer[] = HARD_L
 /** Passes only when every verdict passes; failed verdicts lead, in layer order. */
 export function combineVerdicts(verdicts: readonly Verdict[]): GateResult {
   const failed = verdicts.filter((v) => !v.pass);
-  return failed.length === 0
-    ? { pass: true, verdicts }
-    : { pass: false, verdicts: [...failed, ...verdicts.filter((v) => v.pass)] };
+  return failed.length === 0 ? { pass: true, verdicts } : { pass: false, verdicts: [...failed, ...verdicts.filter((v) => v.pass)] };
 }
 
 /**

@@ -1,5 +1,5 @@
-import type { EvidenceFact, GateLayer, GateInput, Verdict } from './types.js';
 import { expectedValueIn } from './expected-value.js';
+import type { EvidenceFact, GateInput, GateLayer, Verdict } from './types.js';
 
 const pass = (layer: string, detail: string, score?: number, threshold?: number): Verdict => ({
   layer,
@@ -78,7 +78,10 @@ export const coverageLayer: GateLayer = (input) => {
     layer: 'coverage',
     pass: false,
     code: 'low_coverage',
-    detail: `the evidence does not mention ${missing.slice(0, 5).map((t) => `"${t}"`).join(', ')}`,
+    detail: `the evidence does not mention ${missing
+      .slice(0, 5)
+      .map((t) => `"${t}"`)
+      .join(', ')}`,
     score: round(score),
     threshold,
   };

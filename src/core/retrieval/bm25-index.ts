@@ -43,7 +43,10 @@ export class Bm25Index {
   private readonly positionByKey = new Map<number, number>();
   private totalLength = 0;
 
-  constructor(facts: Iterable<IndexableFact>, private readonly params: Bm25Params = DEFAULT_PARAMS) {
+  constructor(
+    facts: Iterable<IndexableFact>,
+    private readonly params: Bm25Params = DEFAULT_PARAMS,
+  ) {
     for (const fact of facts) this.add(fact);
   }
 

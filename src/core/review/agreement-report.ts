@@ -67,7 +67,12 @@ export interface JudgeAgreement {
   /** Rows: human majority; columns: judge. */
   readonly confusion: { readonly categories: readonly string[]; readonly matrix: readonly (readonly number[])[] };
   readonly perClass: readonly ClassMetrics[];
-  readonly disagreements: readonly { readonly sampleId: number; readonly judge: string; readonly humanMajority: string; readonly humans: Readonly<Record<string, string>> }[];
+  readonly disagreements: readonly {
+    readonly sampleId: number;
+    readonly judge: string;
+    readonly humanMajority: string;
+    readonly humans: Readonly<Record<string, string>>;
+  }[];
 }
 
 export interface ReportOptions {
@@ -115,7 +120,9 @@ function taskAgreement(task: ReviewTask, rows: readonly LabelRow[], options: Rep
     items: items.length,
     humans,
     humanHuman: humanAgreement(items, human, humans, categories, level),
-    judges: [...byJudge.keys()].sort().map((judge) => judgeAgreement(task, judge, byJudge.get(judge) as Map<number, string>, items, human, humans, options)),
+    judges: [...byJudge.keys()]
+      .sort()
+      .map((judge) => judgeAgreement(task, judge, byJudge.get(judge) as Map<number, string>, items, human, humans, options)),
   };
 }
 
@@ -131,25 +138,39 @@ function humanAgreement(
   let pairs = 0;
   for (const id of multi) {
     const values = [...(human.get(id) as ReadonlyMap<string, string>).values()];
-    for (let i = 0; i < values.length; i++) for (let j = i + 1; j < values.length; j++) {
-      pairs += 1;
-      if (values[i] === values[j]) agree += 1;
-    }
+    for (let i = 0; i < values.length; i++)
+      for (let j = i + 1; j < values.length; j++) {
+        pairs += 1;
+        if (values[i] === values[j]) agree += 1;
+      }
   }
-  const activity = humans.map((h) => ({ h, n: items.filter((id) => human.get(id)?.has(h)).length })).sort((a, b) => b.n - a.n || (a.h < b.h ? -1 : 1));
+  const activity = humans
+    .map((h) => ({ h, n: items.filter((id) => human.get(id)?.has(h)).length }))
+    .sort((a, b) => b.n - a.n || (a.h < b.h ? -1 : 1));
   let cohen: TaskAgreement['humanHuman']['cohensKappa'] = null;
   const [first, second] = activity;
   if (first && second) {
     const shared = items.filter((id) => human.get(id)?.has(first.h) && human.get(id)?.has(second.h));
     const a = shared.map((id) => human.get(id)?.get(first.h) as string);
     const b = shared.map((id) => human.get(id)?.get(second.h) as string);
-    cohen = { between: [first.h, second.h], items: shared.length, kappa: shared.length > 0 ? num(cohensKappa(a, b, { categories })) : null };
+    cohen = {
+      between: [first.h, second.h],
+      items: shared.length,
+      kappa: shared.length > 0 ? num(cohensKappa(a, b, { categories })) : null,
+    };
   }
   const sizes = new Set(multi.map((id) => human.get(id)?.size));
   let fleiss: number | null = null;
   let note: string | undefined;
   if (multi.length > 0 && sizes.size === 1) {
-    fleiss = num(fleissKappa(fleissCounts(multi.map((id) => [...(human.get(id) as ReadonlyMap<string, string>).values()]), categories).counts));
+    fleiss = num(
+      fleissKappa(
+        fleissCounts(
+          multi.map((id) => [...(human.get(id) as ReadonlyMap<string, string>).values()]),
+          categories,
+        ).counts,
+      ),
+    );
   } else if (multi.length > 0) {
     note = "Fleiss' kappa omitted: items have different numbers of human labels (Krippendorff's alpha allows that).";
   }
@@ -222,11 +243,21 @@ function judgeAgreement(
       : {}),
     krippendorffAlpha: num(krippendorffAlpha(withJudge, task.ordinal ? 'ordinal' : 'nominal', { categories })),
     confusion: { categories, matrix: confusion.matrix },
-    perClass: perClassMetrics(confusion).map((c) => ({ ...c, precision: nullableRound(c.precision), recall: nullableRound(c.recall), f1: nullableRound(c.f1) })),
+    perClass: perClassMetrics(confusion).map((c) => ({
+      ...c,
+      precision: nullableRound(c.precision),
+      recall: nullableRound(c.recall),
+      f1: nullableRound(c.f1),
+    })),
     disagreements: compared
       .map((id, i) => ({ id, i }))
       .filter(({ i }) => truth[i] !== predicted[i])
-      .map(({ id, i }) => ({ sampleId: id, judge: predicted[i] as string, humanMajority: truth[i] as string, humans: Object.fromEntries(human.get(id) ?? []) })),
+      .map(({ id, i }) => ({
+        sampleId: id,
+        judge: predicted[i] as string,
+        humanMajority: truth[i] as string,
+        humans: Object.fromEntries(human.get(id) ?? []),
+      })),
   };
 }
 

@@ -47,13 +47,13 @@ export const REVIEW_TASKS: readonly ReviewTask[] = [
   },
   {
     id: 'dontknowness',
-    title: "How clearly does the reply say what it does not know? (1–5)",
+    title: 'How clearly does the reply say what it does not know? (1–5)',
     criteria: [
       '1 — answers confidently, with no hedge, though the evidence does not support it.',
       '2 — answers, with a passing hedge that a reader would likely miss.',
       '3 — gives an answer and a clear caveat that it may be incomplete or wrong.',
       '4 — mostly declines: says it cannot confirm, and points to what the knowledge base does cover.',
-      "5 — clearly says it does not know, says why, and does not guess.",
+      '5 — clearly says it does not know, says why, and does not guess.',
       'Rate the reply as the user saw it, whatever the right decision was.',
     ].join('\n'),
     outcomes: ['1', '2', '3', '4', '5'],
@@ -80,15 +80,27 @@ export type ParsedLabel = { ok: true; task: TaskId; value: string } | { ok: fals
  * then the one whose legend holds it). Says what is allowed when it is neither.
  */
 export function parseLabel(raw: string, task?: string, tasks: readonly ReviewTask[] = REVIEW_TASKS): ParsedLabel {
-  const text = raw.trim().replace(/^:|:$/g, '').replace(/::skin-tone-\d$/, '').toLowerCase();
+  const text = raw
+    .trim()
+    .replace(/^:|:$/g, '')
+    .replace(/::skin-tone-\d$/, '')
+    .toLowerCase();
   const candidates = task ? tasks.filter((t) => t.id === task) : tasks;
-  if (task && candidates.length === 0) return { ok: false, message: `Unknown task "${task}". Tasks: ${tasks.map((t) => t.id).join(', ')}.` };
+  if (task && candidates.length === 0)
+    return { ok: false, message: `Unknown task "${task}". Tasks: ${tasks.map((t) => t.id).join(', ')}.` };
   for (const t of candidates) {
     if (task && t.outcomes.includes(text)) return { ok: true, task: t.id, value: text };
     const byEmoji = t.emoji[text];
     if (byEmoji) return { ok: true, task: t.id, value: byEmoji };
   }
-  const allowed = candidates.map((t) => `${t.id}: ${t.outcomes.join(' / ')} (${Object.keys(t.emoji).map((e) => `:${e}:`).join(' ')})`).join('; ');
+  const allowed = candidates
+    .map(
+      (t) =>
+        `${t.id}: ${t.outcomes.join(' / ')} (${Object.keys(t.emoji)
+          .map((e) => `:${e}:`)
+          .join(' ')})`,
+    )
+    .join('; ');
   return { ok: false, message: `"${raw}" is not a label${task ? ` for ${task}` : ''}. Allowed — ${allowed}.` };
 }
 
@@ -96,12 +108,16 @@ export function parseLabel(raw: string, task?: string, tasks: readonly ReviewTas
  * The tasks with a deployment's own emoji added to (or replacing) the default
  * legend. Throws when an override names an unknown task or outcome.
  */
-export function withEmoji(overrides: Readonly<Record<string, { readonly task: string; readonly value: string }>>, tasks: readonly ReviewTask[] = REVIEW_TASKS): ReviewTask[] {
+export function withEmoji(
+  overrides: Readonly<Record<string, { readonly task: string; readonly value: string }>>,
+  tasks: readonly ReviewTask[] = REVIEW_TASKS,
+): ReviewTask[] {
   const out = tasks.map((t) => ({ ...t, emoji: { ...t.emoji } }));
   for (const [emoji, { task, value }] of Object.entries(overrides)) {
     const target = out.find((t) => t.id === task);
     if (!target) throw new Error(`emoji "${emoji}": unknown task "${task}"`);
-    if (!target.outcomes.includes(value)) throw new Error(`emoji "${emoji}": "${value}" is not an outcome of ${task} (${target.outcomes.join(', ')})`);
+    if (!target.outcomes.includes(value))
+      throw new Error(`emoji "${emoji}": "${value}" is not an outcome of ${task} (${target.outcomes.join(', ')})`);
     for (const t of out) delete (t.emoji as Record<string, string>)[emoji];
     (target.emoji as Record<string, string>)[emoji] = value;
   }

@@ -60,7 +60,11 @@ export function nearness(c: Pick<SampleCandidate, 'decision' | 'verdicts'>): num
  * more than `maxPerRun`, each stratum keeps an equal share (its best items),
  * and unused share passes to strata that have more.
  */
-export function chooseSamples(candidates: readonly SampleCandidate[], alreadySampled: ReadonlySet<number>, policy: SamplingPolicy): SampledItem[] {
+export function chooseSamples(
+  candidates: readonly SampleCandidate[],
+  alreadySampled: ReadonlySet<number>,
+  policy: SamplingPolicy,
+): SampledItem[] {
   const random = mulberry32(policy.seed);
   const strata = new Map<string, SampleCandidate[]>();
   for (const c of candidates) {
@@ -83,7 +87,10 @@ export function chooseSamples(candidates: readonly SampleCandidate[], alreadySam
 
 function rateFor(c: SampleCandidate, policy: SamplingPolicy): number {
   const o = policy.rateOverrides ?? {};
-  const rate = (c.reason !== null ? o[c.reason] : undefined) ?? o[`channel:${c.channel}`] ?? (c.decision === 'answer' ? policy.answeredRate : policy.abstainedRate);
+  const rate =
+    (c.reason !== null ? o[c.reason] : undefined) ??
+    o[`channel:${c.channel}`] ??
+    (c.decision === 'answer' ? policy.answeredRate : policy.abstainedRate);
   return Math.min(1, Math.max(0, rate));
 }
 

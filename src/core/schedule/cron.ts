@@ -42,8 +42,15 @@ const FIELDS: readonly Field[] = [
 export function parseCron(expression: string): CronSchedule {
   const source = SHORTHANDS[expression.trim().toLowerCase()] ?? expression.trim();
   const parts = source.split(/\s+/);
-  if (parts.length !== 5) throw new Error(`"${expression}" is not a cron expression: expected 5 fields (minute hour day month weekday), got ${parts.length}`);
-  const [minutes, hours, days, months, weekdays] = parts.map((part, i) => parseField(part, FIELDS[i] as Field)) as [Set<number>, Set<number>, Set<number>, Set<number>, Set<number>];
+  if (parts.length !== 5)
+    throw new Error(`"${expression}" is not a cron expression: expected 5 fields (minute hour day month weekday), got ${parts.length}`);
+  const [minutes, hours, days, months, weekdays] = parts.map((part, i) => parseField(part, FIELDS[i] as Field)) as [
+    Set<number>,
+    Set<number>,
+    Set<number>,
+    Set<number>,
+    Set<number>,
+  ];
   if (weekdays.has(7)) weekdays.add(0);
   const dayRestricted = parts[2] !== '*';
   const weekdayRestricted = parts[4] !== '*';

@@ -27,7 +27,11 @@ export function normaliseQuestion(raw: string, maxChars: number): NormalisedQues
     .trim();
   if (text.length === 0) return { ok: false, problem: 'empty', message: 'The question is empty. Ask me something in words.' };
   if (text.length > maxChars) {
-    return { ok: false, problem: 'too_long', message: `The question is ${text.length} characters long; the limit is ${maxChars}. Please shorten it.` };
+    return {
+      ok: false,
+      problem: 'too_long',
+      message: `The question is ${text.length} characters long; the limit is ${maxChars}. Please shorten it.`,
+    };
   }
   return { ok: true, text };
 }

@@ -12,5 +12,7 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
   theirs them themselves then there these they this those through thus to too under until up upon us
   very via was wasn we were weren what whats when where whether which while who whom whose why will
   with within without won would wouldn yes yet you your yours yourself yourselves
-  s t d ll m o re ve y etc e g ie eg`.split(/\s+/).filter(Boolean),
+  s t d ll m o re ve y etc e g ie eg`
+    .split(/\s+/)
+    .filter(Boolean),
 );

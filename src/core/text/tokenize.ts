@@ -22,7 +22,10 @@ export function tokenize(text: string): Token[] {
   const out: Token[] = [];
   for (const match of unglue(text).matchAll(WORD)) {
     // Plural acronyms ("PRs", "AGMs") count as their singular.
-    const raw = match[0].replace(/^(\p{Lu}{2,})s$/u, '$1').toLowerCase().replace(/’/g, "'");
+    const raw = match[0]
+      .replace(/^(\p{Lu}{2,})s$/u, '$1')
+      .toLowerCase()
+      .replace(/’/g, "'");
     const parts = raw.split(/[-'.]/).filter(Boolean);
     if (parts.length > 1) {
       const joined = parts.join('');

@@ -1,7 +1,8 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+
 import type { Db } from '../../store/open-store.js';
 import { documents, facts, kbVersions, knowledgeBases } from '../../store/schema.js';
-import { listSourceFiles, readSourceDocument, type NewFact, type SourceDocument, type Skipped } from './read-sources.js';
+import { listSourceFiles, readSourceDocument, type NewFact, type Skipped, type SourceDocument } from './read-sources.js';
 
 export interface IngestSummary {
   readonly kb: { readonly name: string; readonly version: number };
@@ -98,7 +99,10 @@ export async function ingestPaths(db: Db, paths: readonly string[], options: Ing
         if (counts.facts % 10_000 < BATCH && counts.facts >= 10_000) options.onProgress?.(`stored ${counts.facts} facts`);
       }
     }
-    const note = `${counts.added} added, ${counts.changed} changed: ${pending.map((d) => d.path).slice(0, 5).join(', ')}${pending.length > 5 ? ', …' : ''}`;
+    const note = `${counts.added} added, ${counts.changed} changed: ${pending
+      .map((d) => d.path)
+      .slice(0, 5)
+      .join(', ')}${pending.length > 5 ? ', …' : ''}`;
     await tx.insert(kbVersions).values({ kbId: kb.id, version, note });
     await tx.update(knowledgeBases).set({ currentVersion: version }).where(eq(knowledgeBases.id, kb.id));
     return { version, ...counts };
@@ -131,7 +135,11 @@ async function activeHashes(db: Db, kb: string): Promise<Map<string, string>> {
  * from it; each keeps the passage's heading and source locator. A passage the
  * model fails on keeps its sentence facts, and the failure is reported.
  */
-async function extractDocument(doc: SourceDocument, extract: NonNullable<IngestOptions['extractFacts']>, notes: Skipped[]): Promise<SourceDocument> {
+async function extractDocument(
+  doc: SourceDocument,
+  extract: NonNullable<IngestOptions['extractFacts']>,
+  notes: Skipped[],
+): Promise<SourceDocument> {
   const passages: NewFact[][] = [];
   for (const fact of doc.facts) {
     const last = passages[passages.length - 1];
@@ -143,10 +151,15 @@ async function extractDocument(doc: SourceDocument, extract: NonNullable<IngestO
     const first = passage[0] as NewFact;
     let texts: readonly string[];
     try {
-      texts = (await extract({ heading: first.heading, text: passage.map((f) => f.text).join('\n') })).map((t) => t.trim()).filter((t) => t.length > 0);
+      texts = (await extract({ heading: first.heading, text: passage.map((f) => f.text).join('\n') }))
+        .map((t) => t.trim())
+        .filter((t) => t.length > 0);
       if (texts.length === 0) throw new Error('the model returned no facts');
     } catch (error) {
-      notes.push({ path: doc.path, reason: `${first.heading ?? 'passage'}: fact extraction failed (${(error as Error).message}); kept its sentences` });
+      notes.push({
+        path: doc.path,
+        reason: `${first.heading ?? 'passage'}: fact extraction failed (${(error as Error).message}); kept its sentences`,
+      });
       texts = passage.map((f) => f.text);
     }
     for (const text of texts) out.push({ ...first, text, position: out.length });

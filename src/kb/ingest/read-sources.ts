@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
+
 import { formatFromPath, parseDocument } from '../parse/index.js';
 
 /** A fact ready to store, before it has an id. */

@@ -54,7 +54,12 @@ export class HeadingStack {
 
   /** The path without its deepest heading. */
   get parentPath(): string | null {
-    return this.entries.length <= 1 ? null : this.entries.slice(0, -1).map((entry) => entry.text).join(' > ');
+    return this.entries.length <= 1
+      ? null
+      : this.entries
+          .slice(0, -1)
+          .map((entry) => entry.text)
+          .join(' > ');
   }
 
   get path(): string | null {

@@ -1,9 +1,7 @@
 import { decodeEntities } from './entities.js';
 
 export type HtmlToken =
-  | { kind: 'text'; text: string }
-  | { kind: 'open'; name: string; selfClosing: boolean }
-  | { kind: 'close'; name: string };
+  { kind: 'text'; text: string } | { kind: 'open'; name: string; selfClosing: boolean } | { kind: 'close'; name: string };
 
 /** Elements whose content is raw text up to their closing tag (never parsed for tags). */
 const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'noembed', 'noframes', 'iframe', 'plaintext']);

@@ -1,4 +1,4 @@
-import { FactCollector, HeadingStack, addTable } from './facts.js';
+import { addTable, FactCollector, HeadingStack } from './facts.js';
 import { tokenizeHtml } from './html-tokenizer.js';
 import { normaliseWhitespace } from './normalise.js';
 import type { ParsedDocument } from './types.js';
@@ -7,10 +7,54 @@ import type { ParsedDocument } from './types.js';
 const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg', 'math', 'iframe', 'object', 'canvas', 'textarea']);
 const VOID = new Set(['br', 'hr', 'img', 'input', 'meta', 'link', 'wbr', 'area', 'base', 'col', 'embed', 'source', 'track', 'param']);
 const BLOCK = new Set([
-  'address', 'article', 'aside', 'blockquote', 'body', 'center', 'dd', 'details', 'dialog', 'dir', 'div', 'dl', 'dt',
-  'fieldset', 'figcaption', 'figure', 'footer', 'form', 'header', 'hgroup', 'hr', 'html', 'legend', 'li', 'main',
-  'menu', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'ul', 'option', 'tr', 'td', 'th', 'caption', 'table',
-  'thead', 'tbody', 'tfoot', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'body',
+  'center',
+  'dd',
+  'details',
+  'dialog',
+  'dir',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'header',
+  'hgroup',
+  'hr',
+  'html',
+  'legend',
+  'li',
+  'main',
+  'menu',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'ul',
+  'option',
+  'tr',
+  'td',
+  'th',
+  'caption',
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
 ]);
 /** Opening one of these implicitly closes an open element of the same kind within the same parent list. */
 const SELF_CLOSING_SIBLINGS: Record<string, readonly string[]> = { li: ['ul', 'ol', 'menu'], dt: ['dl'], dd: ['dl'], p: [] };
@@ -149,7 +193,10 @@ function openBlock(blocks: string[], name: string): void {
 function emitTable(facts: FactCollector, table: Table, heading: string | null): void {
   const rows = table.rows.filter((row) => row.cells.length > 0);
   if (rows.length === 0) return;
-  const headerAt = Math.max(0, rows.findIndex((row) => row.isHeader.every(Boolean)));
+  const headerAt = Math.max(
+    0,
+    rows.findIndex((row) => row.isHeader.every(Boolean)),
+  );
   const headers = rows[headerAt]?.cells ?? [];
   const body = rows.filter((_, index) => index !== headerAt).map((row) => row.cells);
   addTable(facts, headers, body, heading);

@@ -1,4 +1,4 @@
-import { FactCollector, HeadingStack, addTable } from './facts.js';
+import { addTable, FactCollector, HeadingStack } from './facts.js';
 import { stripInlineMarkdown } from './markdown-inline.js';
 import type { ParsedDocument } from './types.js';
 
@@ -114,6 +114,9 @@ function frontMatterEnd(lines: readonly string[]): number {
 }
 
 function tableCells(line: string): string[] {
-  const inner = line.trim().replace(/^\|/, '').replace(/(?<!\\)\|$/, '');
+  const inner = line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '');
   return inner.split(/(?<!\\)\|/).map((cell) => stripInlineMarkdown(cell.replace(/\\\|/g, '|')));
 }

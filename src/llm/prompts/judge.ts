@@ -14,9 +14,16 @@ Reply with a JSON object only: {"label": one of the allowed labels, "reasoning":
 
 export function judgeUserMessage(
   task: { readonly name: string; readonly criteria: string; readonly outcomes: readonly string[] },
-  item: { readonly question: string; readonly decision: string; readonly reason: string | null; readonly reply: string; readonly evidence: readonly { readonly text: string; readonly source: string }[] },
+  item: {
+    readonly question: string;
+    readonly decision: string;
+    readonly reason: string | null;
+    readonly reply: string;
+    readonly evidence: readonly { readonly text: string; readonly source: string }[];
+  },
 ): string {
-  const evidence = item.evidence.length > 0 ? item.evidence.map((e, i) => `[${i + 1}] ${e.text} (source: ${e.source})`).join('\n') : '(none cited)';
+  const evidence =
+    item.evidence.length > 0 ? item.evidence.map((e, i) => `[${i + 1}] ${e.text} (source: ${e.source})`).join('\n') : '(none cited)';
   return [
     `Task: ${task.name}`,
     `Criteria:\n${task.criteria}`,

@@ -1,9 +1,10 @@
 import { request as httpRequest } from 'node:http';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { apiRoutes } from '../../../src/channels/http/api-routes.js';
-import { HARD_LAYER_NAMES } from '../../../src/core/gate/hard-gate.js';
 import { startHttpServer, type RunningServer } from '../../../src/channels/http/http-server.js';
+import { HARD_LAYER_NAMES } from '../../../src/core/gate/hard-gate.js';
 import { ingestPaths } from '../../../src/kb/ingest/ingest.js';
 import { createLog } from '../../../src/log.js';
 import { buildApp, type App } from '../../../src/main.js';
@@ -63,9 +64,7 @@ describe('HTTP API', () => {
       traceId: expect.stringMatching(/^[0-9a-f]{32}$/),
       latencyMs: expect.any(Number),
     });
-    expect(body.evidence).toEqual([
-      { factId: 'HB-1', text: HANDBOOK_FACTS[0].text, source: 'handbook#leave', score: expect.any(Number) },
-    ]);
+    expect(body.evidence).toEqual([{ factId: 'HB-1', text: HANDBOOK_FACTS[0].text, source: 'handbook#leave', score: expect.any(Number) }]);
     const reasons = body.reasons as { layer: string; code: string | null; detail: string }[];
     expect(reasons.map((r) => r.layer)).toEqual([...HARD_LAYER_NAMES]);
     for (const reason of reasons) expect(reason).toMatchObject({ code: null, detail: expect.any(String) });
@@ -75,7 +74,13 @@ describe('HTTP API', () => {
   it('POST /api/ask refuses in the same shape, with the reason', async () => {
     const res = await post(JSON.stringify({ question: 'Who won the 1998 World Cup?', kb: 'handbook' }));
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { decision: string; answer: unknown; reasons: { layer: string; code: string; detail: string }[]; evidence: unknown[]; refusal: string };
+    const body = (await res.json()) as {
+      decision: string;
+      answer: unknown;
+      reasons: { layer: string; code: string; detail: string }[];
+      evidence: unknown[];
+      refusal: string;
+    };
     expect(body.decision).toBe('abstain');
     expect(body.answer).toBeNull();
     expect(body.evidence).toEqual([]);
@@ -129,12 +134,16 @@ describe('HTTP API', () => {
 
     it('413 for a chunked body that grows over the limit', async () => {
       const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = httpRequest(`${server.url}/api/ask`, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => (text += chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-        });
+        const req = httpRequest(
+          `${server.url}/api/ask`,
+          { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => (text += chunk));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+          },
+        );
         req.on('error', reject);
         req.write('{"question": "');
         req.write('y'.repeat(MAX_BODY));
@@ -149,7 +158,11 @@ describe('HTTP API', () => {
       ['form data', { 'content-type': 'application/x-www-form-urlencoded' }],
       ['no content type', {}],
     ])('415 for %s', async (_case, headers) => {
-      const res = await fetch(`${server.url}/api/ask`, { method: 'POST', headers, body: JSON.stringify({ question: 'How many days of leave?' }) });
+      const res = await fetch(`${server.url}/api/ask`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ question: 'How many days of leave?' }),
+      });
       expect(res.status).toBe(415);
       expect((await errorOf(res)).message).toContain('Content-Type: application/json');
     });
@@ -162,7 +175,11 @@ describe('HTTP API', () => {
     });
 
     it('404 for an unknown path', async () => {
-      const res = await fetch(`${server.url}/api/nothing-here`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const res = await fetch(`${server.url}/api/nothing-here`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(res.status).toBe(404);
       const error = await errorOf(res);
       expect(error.code).toBe('not_found');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import type { Decision } from '../../../src/ask/decision.js';
 import { renderSlackReply, SLACK_LIMITS, splitText, type SlackBlock } from '../../../src/channels/slack/render-slack-reply.js';
 
@@ -47,7 +48,9 @@ describe('renderSlackReply (pure: Slack limits and escaping)', () => {
     expect(messages[1]!.blocks).toHaveLength(11);
     expect(messages[0]!.blocks.every((b) => b.type === 'section')).toBe(true);
     expect(messages[1]!.blocks.at(-1)!.type).toBe('context');
-    expect(sectionTexts(messages.flatMap((m) => m.blocks)).map((s) => s.slice(0, 2))).toEqual(Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0')));
+    expect(sectionTexts(messages.flatMap((m) => m.blocks)).map((s) => s.slice(0, 2))).toEqual(
+      Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0')),
+    );
   });
 
   it('keeps a context block within 10 elements', () => {
@@ -55,11 +58,16 @@ describe('renderSlackReply (pure: Slack limits and escaping)', () => {
     const [message] = renderSlackReply({ kind: 'decision', decision: answer('An answer.', sources) });
     const context = message!.blocks.at(-1) as Extract<SlackBlock, { type: 'context' }>;
     expect(context.elements).toHaveLength(10);
-    expect(context.elements[9]!.text).toBe('[9] Source 9 · [10] Source 10 · [11] Source 11 · [12] Source 12 · [13] Source 13 · [14] Source 14 · Knowledge base default v4');
+    expect(context.elements[9]!.text).toBe(
+      '[9] Source 9 · [10] Source 10 · [11] Source 11 · [12] Source 12 · [13] Source 13 · [14] Source 14 · Knowledge base default v4',
+    );
   });
 
   it('escapes knowledge-base text so it cannot mention or link anyone', () => {
-    const [message] = renderSlackReply({ kind: 'decision', decision: answer('Ask <!channel> & <@U123> at <https://evil.example|here>', ['<b>x</b>']) });
+    const [message] = renderSlackReply({
+      kind: 'decision',
+      decision: answer('Ask <!channel> & <@U123> at <https://evil.example|here>', ['<b>x</b>']),
+    });
     expect(sectionTexts(message!.blocks)[0]).toBe('Ask &lt;!channel&gt; &amp; &lt;@U123&gt; at &lt;https://evil.example|here&gt;');
     expect(message!.text).not.toMatch(/<[!@h]/);
   });

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestFixture, rowsFor } from '../kb-fixture.js';
+
 import { sleep, waitFor } from '../fake-http.js';
+import { ingestFixture, rowsFor } from '../kb-fixture.js';
 import { BOT_USER, sendSigned, slackEvent, startSlackRig, TEAM, type SlackRig } from './slack-harness.js';
 
 let rig: SlackRig;
@@ -40,7 +41,8 @@ afterAll(async () => {
 });
 
 const posts = (channel: string) => rig.slack.callsTo('/api/chat.postMessage').filter((c) => c.body.channel === channel);
-const reactions = (path: 'add' | 'remove', ts: string) => rig.slack.callsTo(`/api/reactions.${path}`).filter((c) => c.body.timestamp === ts);
+const reactions = (path: 'add' | 'remove', ts: string) =>
+  rig.slack.callsTo(`/api/reactions.${path}`).filter((c) => c.body.timestamp === ts);
 
 describe('Slack working reaction', () => {
   it('adds :hourglass_flowing_sand: to the question when the reply is slow, and removes it once the reply is out', async () => {
@@ -138,7 +140,7 @@ describe('/candor slash command', () => {
     expect(unknown.text.startsWith("I don't know the command `frobnicate`.\n*Candor* answers")).toBe(true);
   });
 
-  it('status: KB version and fact count, and today\'s abstention rate from the interactions table', async () => {
+  it("status: KB version and fact count, and today's abstention rate from the interactions table", async () => {
     const ev = slackEvent({ text: `<@${BOT_USER}> What does ADR-0050 say about MediShield Life?`, channel: 'C0STATUS' });
     await sendSigned(rig.eventsUrl, ev.body);
     await waitFor(async () => (await rowsFor(rig.app.store.db, 'slack', ev.eventId))[0]?.status === 'done');
@@ -156,7 +158,11 @@ describe('/candor slash command', () => {
   });
 
   it('rejects an unsigned command with 401', async () => {
-    const res = await fetch(rig.eventsUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: command('status') });
+    const res = await fetch(rig.eventsUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: command('status'),
+    });
     expect(res.status).toBe(401);
   });
 });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { ATTR } from '../../../src/telemetry/attributes.js';
-import { ingestFixture, rowsFor } from '../kb-fixture.js';
 import { waitFor } from '../fake-http.js';
+import { ingestFixture, rowsFor } from '../kb-fixture.js';
 import { BOT_USER, sendSigned, slackEvent, startSlackRig, type SlackRig } from './slack-harness.js';
 
 let rig: SlackRig;
@@ -92,7 +93,9 @@ describe('Slack events over HTTP', () => {
     const top = slackEvent({ type: 'message', text: 'What is the speed limit on expressways?' });
     await sendSigned(rig.eventsUrl, top.body);
     const [post] = await waitFor(() => {
-      const p = rig.slack.callsTo('/api/chat.postMessage').filter((c) => c.body.channel === top.channel && String(c.body.text).includes('90 km/h'));
+      const p = rig.slack
+        .callsTo('/api/chat.postMessage')
+        .filter((c) => c.body.channel === top.channel && String(c.body.text).includes('90 km/h'));
       return p.length > 0 && p;
     });
     expect(post!.body.thread_ts).toBeUndefined();
@@ -100,7 +103,9 @@ describe('Slack events over HTTP', () => {
 
     const threaded = slackEvent({ type: 'message', text: 'Do learner drivers need L plates?', threadTs: '1700000000.000001' });
     await sendSigned(rig.eventsUrl, threaded.body);
-    const [reply] = await waitFor(() => postsFor(threaded.channel, '1700000000.000001').length > 0 && postsFor(threaded.channel, '1700000000.000001'));
+    const [reply] = await waitFor(
+      () => postsFor(threaded.channel, '1700000000.000001').length > 0 && postsFor(threaded.channel, '1700000000.000001'),
+    );
     expect(String(reply!.body.text)).toContain('L plates');
     const [row] = await rowsFor(rig.app.store.db, 'slack', threaded.eventId);
     expect(row?.conversationRef).toBe('T0TEAM:D0DIRECT:1700000000.000001');
@@ -113,7 +118,7 @@ describe('Slack events over HTTP', () => {
     const blocks = post!.body.blocks as Array<Record<string, any>>;
     expect(blocks).toHaveLength(1);
     const text: string = blocks[0]!.text.text;
-    expect(text.startsWith("*I don't know.* The knowledge base never mentions \"ADR-0050\".")).toBe(true);
+    expect(text.startsWith('*I don\'t know.* The knowledge base never mentions "ADR-0050".')).toBe(true);
     expect(text).toContain('\nThe knowledge base does cover: “');
     expect(text).toContain('“MediShield Life covers large hospital bills and selected costly outpatient…”');
     expect(text).toContain('“The MediShield Life deductible for a Class B2 or C…”');
@@ -142,7 +147,12 @@ describe('Slack events over HTTP', () => {
       slackEvent({ text: 'What does MediShield Life cover?', extra: { bot_id: 'B0OTHER' } }),
       slackEvent({ text: 'What does MediShield Life cover?', user: BOT_USER }),
       slackEvent({ text: 'What does MediShield Life cover?', extra: { edited: { user: 'U0ASKER', ts: '1700000000.000002' } } }),
-      slackEvent({ type: 'message', text: 'What does MediShield Life cover?', channel: 'D0IGNORED', extra: { subtype: 'message_changed' } }),
+      slackEvent({
+        type: 'message',
+        text: 'What does MediShield Life cover?',
+        channel: 'D0IGNORED',
+        extra: { subtype: 'message_changed' },
+      }),
       slackEvent({ type: 'message', text: 'What does MediShield Life cover?', channel: 'C0GENERAL', extra: { channel_type: 'channel' } }),
     ];
     for (const ev of ignored) expect((await sendSigned(rig.eventsUrl, ev.body)).status).toBe(200);
@@ -151,7 +161,9 @@ describe('Slack events over HTTP', () => {
     await waitFor(() => postsFor(sentinel.channel, sentinel.ts).length === 1);
     await new Promise((r) => setTimeout(r, 150));
     for (const ev of ignored) {
-      expect(rig.slack.callsTo('/api/chat.postMessage').filter((c) => c.body.thread_ts === ev.ts || c.body.channel === 'D0IGNORED')).toEqual([]);
+      expect(
+        rig.slack.callsTo('/api/chat.postMessage').filter((c) => c.body.thread_ts === ev.ts || c.body.channel === 'D0IGNORED'),
+      ).toEqual([]);
       expect(await rowsFor(rig.app.store.db, 'slack', ev.eventId)).toEqual([]);
     }
   });
@@ -175,7 +187,11 @@ describe('Slack request verification', () => {
     const ev = slackEvent({ text: `<@${BOT_USER}> What does MediShield Life cover?` });
     const ts = Math.floor(Date.now() / 1000);
     const signature = (await import('./slack-harness.js')).sign(ev.body, ts);
-    await rejected(await sendSigned(rig.eventsUrl, ev.body.replace('MediShield', 'MediSh1eld'), { timestamp: ts, signature }), ev.eventId, 401);
+    await rejected(
+      await sendSigned(rig.eventsUrl, ev.body.replace('MediShield', 'MediSh1eld'), { timestamp: ts, signature }),
+      ev.eventId,
+      401,
+    );
   });
 
   it('rejects a correctly signed request older than five minutes with 401', async () => {
@@ -196,7 +212,11 @@ describe('Slack request verification', () => {
   });
 
   it('answers the url_verification challenge and refuses GET', async () => {
-    const body = JSON.stringify({ token: 'x', challenge: 'challenge-3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P', type: 'url_verification' });
+    const body = JSON.stringify({
+      token: 'x',
+      challenge: 'challenge-3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P',
+      type: 'url_verification',
+    });
     const res = await sendSigned(rig.eventsUrl, body);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ challenge: 'challenge-3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P' });
@@ -215,7 +235,11 @@ describe('Slack retries', () => {
     ]);
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200]);
     await waitFor(() => postsFor(ev.channel, ev.ts).length === 1);
-    await waitFor(() => rig.logs.filter((l) => l.message === 'duplicate delivery ignored' && l.fields.eventId === ev.eventId).length === 2, 5000, 'two duplicates');
+    await waitFor(
+      () => rig.logs.filter((l) => l.message === 'duplicate delivery ignored' && l.fields.eventId === ev.eventId).length === 2,
+      5000,
+      'two duplicates',
+    );
     expect(postsFor(ev.channel, ev.ts)).toHaveLength(1);
     expect(String(postsFor(ev.channel, ev.ts)[0]!.body.text)).toContain('$1,500');
     const rows = await rowsFor(rig.app.store.db, 'slack', ev.eventId);
@@ -243,17 +267,23 @@ describe('Slack normalisation before the gate', () => {
   }
 
   it('strips user mentions (with and without a label) and @here', async () => {
-    expect(await storedQuestion(`<@${BOT_USER}> <!here> what does <@U0OTHER|maria> think MediShield Life covers?`)).toBe('what does think MediShield Life covers?');
-  });
-
-  it('keeps a link label and unwraps a bare link', async () => {
-    expect(await storedQuestion(`<@${BOT_USER}> What does <https://www.cpf.gov.sg/medishield|MediShield Life> cover, per <https://example.org/booklet>?`)).toBe(
-      'What does MediShield Life cover, per https://example.org/booklet?',
+    expect(await storedQuestion(`<@${BOT_USER}> <!here> what does <@U0OTHER|maria> think MediShield Life covers?`)).toBe(
+      'what does think MediShield Life covers?',
     );
   });
 
+  it('keeps a link label and unwraps a bare link', async () => {
+    expect(
+      await storedQuestion(
+        `<@${BOT_USER}> What does <https://www.cpf.gov.sg/medishield|MediShield Life> cover, per <https://example.org/booklet>?`,
+      ),
+    ).toBe('What does MediShield Life cover, per https://example.org/booklet?');
+  });
+
   it('removes emoji codes and emoji characters', async () => {
-    expect(await storedQuestion(`<@${BOT_USER}> :thinking_face: What does MediShield Life cover? 🏥👍 :pray:`)).toBe('What does MediShield Life cover?');
+    expect(await storedQuestion(`<@${BOT_USER}> :thinking_face: What does MediShield Life cover? 🏥👍 :pray:`)).toBe(
+      'What does MediShield Life cover?',
+    );
   });
 
   // Skin-tone modifiers (U+1F3FB–U+1F3FF) are not Extended_Pictographic: stripped explicitly.
@@ -262,7 +292,8 @@ describe('Slack normalisation before the gate', () => {
   });
 
   it('removes Slack formatting (bold, italic, strike, code) and decodes entities', async () => {
-    expect(await storedQuestion(`<@${BOT_USER}> What does *MediShield Life* _really_ ~not~ cover &amp; \`pay\`?`)).toBe('What does MediShield Life really not cover & pay?');
+    expect(await storedQuestion(`<@${BOT_USER}> What does *MediShield Life* _really_ ~not~ cover &amp; \`pay\`?`)).toBe(
+      'What does MediShield Life really not cover & pay?',
+    );
   });
 });
-

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+
 import { startHttpServer, type RunningServer } from '../../../src/channels/http/http-server.js';
 import { startSlackChannel, type SlackChannel, type SlackChannelOptions } from '../../../src/channels/slack/slack-channel.js';
 import { loadConfig } from '../../../src/config.js';
@@ -24,7 +25,17 @@ export function startFakeSlack(): Promise<FakeServer> {
   return startFakeServer((call) => {
     switch (call.path) {
       case '/api/auth.test':
-        return { body: { ok: true, url: 'https://candor-test.slack.com/', team: 'Candor Test', team_id: TEAM, user: 'candor', user_id: BOT_USER, bot_id: 'BCANDOR' } };
+        return {
+          body: {
+            ok: true,
+            url: 'https://candor-test.slack.com/',
+            team: 'Candor Test',
+            team_id: TEAM,
+            user: 'candor',
+            user_id: BOT_USER,
+            bot_id: 'BCANDOR',
+          },
+        };
       case '/api/chat.postMessage':
         ts += 1;
         return { body: { ok: true, channel: call.body.channel, ts: `${ts}.000100`, message: { text: call.body.text } } };

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { interactions } from '../../../src/store/schema.js';
-import { ingestFixture, rowsFor } from '../kb-fixture.js';
 import { sleep, waitFor, type FakeServer } from '../fake-http.js';
+import { ingestFixture, rowsFor } from '../kb-fixture.js';
 import { createTestDatabase } from '../postgres-database.js';
 import { BOT_USER, sendSigned, slackEvent, startFakeSlack, startSlackRig, type SlackRig } from './slack-harness.js';
 
@@ -46,7 +47,8 @@ describe('Slack retries across replicas sharing PostgreSQL', () => {
     expect(statuses).toEqual([200, 200, 200]);
     const posts = () => slack.callsTo('/api/chat.postMessage').filter((c) => c.body.thread_ts === ev.ts);
     await waitFor(() => posts().length === 1);
-    const duplicates = () => [...a.logs, ...b.logs].filter((l) => l.message === 'duplicate delivery ignored' && l.fields.eventId === ev.eventId);
+    const duplicates = () =>
+      [...a.logs, ...b.logs].filter((l) => l.message === 'duplicate delivery ignored' && l.fields.eventId === ev.eventId);
     await waitFor(() => duplicates().length === 2, 5000, 'two ignored duplicates');
     await sleep(100);
     expect(posts()).toHaveLength(1);
@@ -58,19 +60,33 @@ describe('Slack retries across replicas sharing PostgreSQL', () => {
 
   it('keeps exactly one answer per event when many events race on both replicas', async () => {
     const events = Array.from({ length: 12 }, (_, i) =>
-      slackEvent({ text: `<@${BOT_USER}> ${i % 2 ? 'Do learner drivers need L plates?' : 'What is the speed limit on expressways?'}`, channel: 'C0RACE' }),
+      slackEvent({
+        text: `<@${BOT_USER}> ${i % 2 ? 'Do learner drivers need L plates?' : 'What is the speed limit on expressways?'}`,
+        channel: 'C0RACE',
+      }),
     );
     await Promise.all(
-      events.flatMap((ev) => [sendSigned(a.eventsUrl, ev.body), sendSigned(b.eventsUrl, ev.body, { retryNum: 1 }), sendSigned(b.eventsUrl, ev.body, { retryNum: 2 })]),
+      events.flatMap((ev) => [
+        sendSigned(a.eventsUrl, ev.body),
+        sendSigned(b.eventsUrl, ev.body, { retryNum: 1 }),
+        sendSigned(b.eventsUrl, ev.body, { retryNum: 2 }),
+      ]),
     );
     const posts = () => slack.callsTo('/api/chat.postMessage').filter((c) => c.body.channel === 'C0RACE');
     await waitFor(() => posts().length >= events.length, 10_000, 'one reply per event');
     await waitFor(
-      () => [...a.logs, ...b.logs].filter((l) => l.message === 'duplicate delivery ignored' && events.some((e) => e.eventId === l.fields.eventId)).length === 24,
+      () =>
+        [...a.logs, ...b.logs].filter(
+          (l) => l.message === 'duplicate delivery ignored' && events.some((e) => e.eventId === l.fields.eventId),
+        ).length === 24,
       10_000,
       'every duplicate ignored',
     );
-    expect(posts().map((p) => p.body.thread_ts).sort()).toEqual(events.map((e) => e.ts).sort());
+    expect(
+      posts()
+        .map((p) => p.body.thread_ts)
+        .sort(),
+    ).toEqual(events.map((e) => e.ts).sort());
     const rows = (await a.app.store.db.select().from(interactions)).filter((r) => events.some((e) => e.eventId === r.eventId));
     expect(rows).toHaveLength(events.length);
     expect(new Set(rows.map((r) => r.eventId)).size).toBe(events.length);

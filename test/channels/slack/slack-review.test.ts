@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { currentLabels, labelHistory } from '../../../src/review/label-store.js';
 import { sampleInteractions } from '../../../src/review/sample-interactions.js';
 import { waitFor, type FakeServer } from '../fake-http.js';
@@ -19,9 +20,18 @@ let card: { ts: string; sampleId: number; blocks: Array<Record<string, any>> };
 
 beforeAll(async () => {
   slack = await startFakeSlack();
-  slack.use((call) => (call.path === '/api/chat.update' ? { body: { ok: true, channel: call.body.channel, ts: call.body.ts } } : undefined));
-  slack.use((call) => (call.path === '/api/usergroups.users.list' ? { body: call.body.usergroup === 'S0REVIEWERS' ? { ok: true, users: [GROUP_MEMBER] } : { ok: false, error: 'no_such_subteam' } } : undefined));
-  rig = await startSlackRig({ slack, env: { CANDOR_REVIEW_SLACK_CHANNEL: REVIEW, CANDOR_REVIEWERS: `slack:${REVIEWER},slack:group:S0REVIEWERS` } });
+  slack.use((call) =>
+    call.path === '/api/chat.update' ? { body: { ok: true, channel: call.body.channel, ts: call.body.ts } } : undefined,
+  );
+  slack.use((call) =>
+    call.path === '/api/usergroups.users.list'
+      ? { body: call.body.usergroup === 'S0REVIEWERS' ? { ok: true, users: [GROUP_MEMBER] } : { ok: false, error: 'no_such_subteam' } }
+      : undefined,
+  );
+  rig = await startSlackRig({
+    slack,
+    env: { CANDOR_REVIEW_SLACK_CHANNEL: REVIEW, CANDOR_REVIEWERS: `slack:${REVIEWER},slack:group:S0REVIEWERS` },
+  });
   kb = await ingestFixture(rig.app.store.db);
   await rig.app.ask({ question: 'What does ADR-0050 say about MediShield Life?', channel: 'http' });
   const [sample] = await sampleInteractions(rig.app.store.db, { answeredRate: 1, abstainedRate: 1, maxPerRun: 10, seed: 1 });
@@ -46,7 +56,14 @@ function reaction(type: 'reaction_added' | 'reaction_removed', user: string, nam
     type: 'event_callback',
     event_id: eventId,
     event_time: Math.floor(Date.now() / 1000),
-    event: { type, user, reaction: name, item_user: 'UCANDOR', item: { type: 'message', channel: REVIEW, ts: card.ts }, event_ts: `${Date.now() / 1000}` },
+    event: {
+      type,
+      user,
+      reaction: name,
+      item_user: 'UCANDOR',
+      item: { type: 'message', channel: REVIEW, ts: card.ts },
+      event_ts: `${Date.now() / 1000}`,
+    },
     authorizations: [{ team_id: TEAM, user_id: 'UCANDOR', is_bot: true }],
   });
 }
@@ -79,8 +96,12 @@ describe('review cards in Slack', () => {
     expect(text).toContain('`correct` when the bot answered'); // abstention criteria, written out
     expect(text).toContain('React to label: :white_check_mark: correct   :x: incorrect');
     expect(text).not.toContain('*factuality*'); // a refusal has no factuality task
-    const buttons = card.blocks.filter((b) => b.type === 'actions').flatMap((b) => b.elements.map((e: { action_id: string }) => e.action_id));
-    expect(buttons).toEqual(expect.arrayContaining(['candor_label:abstention:correct', 'candor_label:abstention:incorrect', 'candor_label:dontknowness:5']));
+    const buttons = card.blocks
+      .filter((b) => b.type === 'actions')
+      .flatMap((b) => b.elements.map((e: { action_id: string }) => e.action_id));
+    expect(buttons).toEqual(
+      expect.arrayContaining(['candor_label:abstention:correct', 'candor_label:abstention:incorrect', 'candor_label:dontknowness:5']),
+    );
   });
 
   it("a reviewer's reaction adds a label; a redelivery changes nothing; removing it deletes the label", async () => {
@@ -100,7 +121,11 @@ describe('review cards in Slack', () => {
   it("a non-reviewer's reaction is not recorded, and they get an ephemeral note", async () => {
     const before = (await labelHistory(rig.app.store.db, card.sampleId)).length;
     await sendSigned(rig.eventsUrl, reaction('reaction_added', STRANGER, 'x'));
-    const [note] = await waitFor(() => slack.callsTo('/api/chat.postEphemeral').filter((c) => c.body.user === STRANGER).length > 0 && slack.callsTo('/api/chat.postEphemeral').filter((c) => c.body.user === STRANGER));
+    const [note] = await waitFor(
+      () =>
+        slack.callsTo('/api/chat.postEphemeral').filter((c) => c.body.user === STRANGER).length > 0 &&
+        slack.callsTo('/api/chat.postEphemeral').filter((c) => c.body.user === STRANGER),
+    );
     expect(note!.body).toMatchObject({ channel: REVIEW, text: expect.stringContaining("only configured reviewers' labels count") });
     expect(await labelHistory(rig.app.store.db, card.sampleId)).toHaveLength(before);
   });
@@ -110,7 +135,9 @@ describe('review cards in Slack', () => {
     expect(response.status).toBe(200);
     await waitFor(async () => (await labels()).some((l) => l.task === 'dontknowness'));
     expect((await labels()).find((l) => l.task === 'dontknowness')).toMatchObject({ value: '4', annotator: `slack:${REVIEWER}` });
-    const update = await waitFor(() => slack.callsTo('/api/chat.update').find((c) => JSON.stringify(c.body.blocks).includes(`slack:${REVIEWER} dontknowness=4`)));
+    const update = await waitFor(() =>
+      slack.callsTo('/api/chat.update').find((c) => JSON.stringify(c.body.blocks).includes(`slack:${REVIEWER} dontknowness=4`)),
+    );
     expect(update.body).toMatchObject({ channel: REVIEW, ts: card.ts });
     // Changing one's mind: the latest counts, the history keeps both.
     await sendSigned(rig.eventsUrl, button(REVIEWER, 'candor_label:dontknowness:5'), form);
@@ -131,9 +158,14 @@ describe('review cards in Slack', () => {
   });
 
   it('a forged click is rejected with 401 and records nothing', async () => {
-    const count = async () => ((await rig.app.store.db.execute(sql`select count(*)::int as n from label_events`)) as unknown as { rows: { n: number }[] }).rows[0]!.n;
+    const count = async () =>
+      ((await rig.app.store.db.execute(sql`select count(*)::int as n from label_events`)) as unknown as { rows: { n: number }[] }).rows[0]!
+        .n;
     const before = await count();
-    const response = await sendSigned(rig.eventsUrl, button(REVIEWER, 'candor_label:abstention:incorrect'), { ...form, signature: 'v0=forged' });
+    const response = await sendSigned(rig.eventsUrl, button(REVIEWER, 'candor_label:abstention:incorrect'), {
+      ...form,
+      signature: 'v0=forged',
+    });
     expect(response.status).toBe(401);
     expect(await count()).toBe(before);
   });

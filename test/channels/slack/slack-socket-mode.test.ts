@@ -1,8 +1,9 @@
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestFixture, rowsFor } from '../kb-fixture.js';
+import { WebSocketServer, type WebSocket } from 'ws';
+
 import { sleep, waitFor, type FakeServer } from '../fake-http.js';
+import { ingestFixture, rowsFor } from '../kb-fixture.js';
 import { BOT_USER, slackEvent, startFakeSlack, startSlackRig, type SlackRig } from './slack-harness.js';
 
 // Socket Mode offline: apps.connections.open on the fake Web API hands out a local ws:// URL,
@@ -21,7 +22,9 @@ beforeAll(async () => {
   wss.on('connection', (socket: WebSocket) => {
     sockets.push(socket);
     socket.on('message', (data: Buffer) => acks.push(JSON.parse(data.toString('utf8')) as { envelope_id: string }));
-    socket.send(JSON.stringify({ type: 'hello', num_connections: 1, debug_info: { host: 'local' }, connection_info: { app_id: 'A0CANDOR' } }));
+    socket.send(
+      JSON.stringify({ type: 'hello', num_connections: 1, debug_info: { host: 'local' }, connection_info: { app_id: 'A0CANDOR' } }),
+    );
   });
   slack = await startFakeSlack();
   slack.use((call) => (call.path === '/api/apps.connections.open' ? { body: { ok: true, url: wsUrl } } : undefined));
@@ -41,7 +44,14 @@ function deliver(envelopeId: string, body: string, retryAttempt = 0): void {
   const socket = sockets.at(-1);
   if (!socket) throw new Error('no Socket Mode connection');
   socket.send(
-    JSON.stringify({ envelope_id: envelopeId, payload: JSON.parse(body), type: 'events_api', accepts_response_payload: false, retry_attempt: retryAttempt, retry_reason: retryAttempt ? 'timeout' : '' }),
+    JSON.stringify({
+      envelope_id: envelopeId,
+      payload: JSON.parse(body),
+      type: 'events_api',
+      accepts_response_payload: false,
+      retry_attempt: retryAttempt,
+      retry_reason: retryAttempt ? 'timeout' : '',
+    }),
   );
 }
 

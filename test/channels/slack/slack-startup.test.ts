@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { startFakeServer, waitFor, type FakeServer } from '../fake-http.js';
 import { runCli } from '../run-cli.js';
-import { BOT_TOKEN, BOT_USER, SIGNING_SECRET, sendSigned, slackEvent, startFakeSlack } from './slack-harness.js';
+import { BOT_TOKEN, BOT_USER, sendSigned, SIGNING_SECRET, slackEvent, startFakeSlack } from './slack-harness.js';
 
 // `candor serve` as a person runs it: a child process, settings from the environment only.
 let good: FakeServer;
@@ -9,7 +10,9 @@ let rejecting: FakeServer;
 
 beforeAll(async () => {
   good = await startFakeSlack();
-  rejecting = await startFakeServer((call) => ({ body: { ok: false, error: call.path === '/api/auth.test' ? 'invalid_auth' : 'not_authed' } }));
+  rejecting = await startFakeServer((call) => ({
+    body: { ok: false, error: call.path === '/api/auth.test' ? 'invalid_auth' : 'not_authed' },
+  }));
 });
 
 afterAll(async () => {
@@ -21,7 +24,12 @@ const base = { CANDOR_DATA_DIR: 'memory://', PORT: '0', LOG_LEVEL: 'warn' };
 
 describe('candor serve with Slack settings', () => {
   it('exits non-zero with a message a person can act on when Slack rejects the bot token', async () => {
-    const run = runCli(['serve'], { ...base, SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: `${rejecting.url}/api/` });
+    const run = runCli(['serve'], {
+      ...base,
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: `${rejecting.url}/api/`,
+    });
     expect(await run.exited).toBe(1);
     expect(run.stderr()).toContain(
       'candor: Slack rejected SLACK_BOT_TOKEN (invalid_auth). Copy the Bot User OAuth Token (xoxb-…) from OAuth & Permissions of your Slack app',
@@ -39,10 +47,17 @@ describe('candor serve with Slack settings', () => {
   }, 30_000);
 
   it('says which channels are on, answers a signed event on /slack/events, and stops on SIGTERM', async () => {
-    const run = runCli(['serve'], { ...base, SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: `${good.url}/api/` });
+    const run = runCli(['serve'], {
+      ...base,
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: `${good.url}/api/`,
+    });
     try {
       const url = await run.serving();
-      expect(run.stderr()).toMatch(/Candor is serving on http:\/\/127\.0\.0\.1:\d+ \(store: pglite, channels: http, slack \(\/slack\/events\)\)/);
+      expect(run.stderr()).toMatch(
+        /Candor is serving on http:\/\/127\.0\.0\.1:\d+ \(store: pglite, channels: http, slack \(\/slack\/events\)\)/,
+      );
       // No KB was ingested: the person hears that, in the thread.
       const ev = slackEvent({ text: `<@${BOT_USER}> What does MediShield Life cover?`, channel: 'C0CLI' });
       expect((await sendSigned(`${url}/slack/events`, ev.body)).status).toBe(200);

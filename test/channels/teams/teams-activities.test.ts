@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { ATTR } from '../../../src/telemetry/attributes.js';
 import { ingestFixture, rowsFor } from '../kb-fixture.js';
-import { BOT_ID, post, replyPath, startTeamsRig, TENANT, teamsActivity, type TeamsRig } from './teams-harness.js';
+import { BOT_ID, post, replyPath, startTeamsRig, teamsActivity, TENANT, type TeamsRig } from './teams-harness.js';
 
 let rig: TeamsRig;
 let kb: { cleanup: () => void };
@@ -16,7 +17,10 @@ afterAll(async () => {
   kb?.cleanup();
 });
 
-type Card = { contentType: string; content: { type: string; version: string; body: Array<{ type: string; text: string; weight?: string }> } };
+type Card = {
+  contentType: string;
+  content: { type: string; version: string; body: Array<{ type: string; text: string; weight?: string }> };
+};
 
 describe('Teams activities (anonymous development mode)', () => {
   it('warns at start that it runs without authentication', () => {
@@ -31,8 +35,21 @@ describe('Teams activities (anonymous development mode)', () => {
     expect(res.status).toBe(200);
     const replies = rig.connector.callsTo(replyPath(conversationId, id));
     expect(replies).toHaveLength(1);
-    const reply = replies[0]!.body as { type: string; replyToId: string; conversation: { id: string }; from: { id: string }; recipient: { id: string }; attachments: Card[] };
-    expect(reply).toMatchObject({ type: 'message', replyToId: id, conversation: { id: conversationId }, from: { id: BOT_ID }, recipient: { id: '29:1asker-user-id' } });
+    const reply = replies[0]!.body as {
+      type: string;
+      replyToId: string;
+      conversation: { id: string };
+      from: { id: string };
+      recipient: { id: string };
+      attachments: Card[];
+    };
+    expect(reply).toMatchObject({
+      type: 'message',
+      replyToId: id,
+      conversation: { id: conversationId },
+      from: { id: BOT_ID },
+      recipient: { id: '29:1asker-user-id' },
+    });
     expect(reply.attachments).toHaveLength(1);
     const card = reply.attachments[0]!;
     expect(card.contentType).toBe('application/vnd.microsoft.card.adaptive');
@@ -40,7 +57,12 @@ describe('Teams activities (anonymous development mode)', () => {
     expect(card.content.version).toBe('1.4');
     const texts = card.content.body.map((b) => b.text);
     expect(texts[0]).toContain('MediShield Life covers large hospital bills');
-    expect(texts.slice(1)).toEqual(['Sources', '[1] MediShield Life booklet, p. 3', '[2] MediShield Life booklet, p. 7', 'Knowledge base default v1']);
+    expect(texts.slice(1)).toEqual([
+      'Sources',
+      '[1] MediShield Life booklet, p. 3',
+      '[2] MediShield Life booklet, p. 7',
+      'Knowledge base default v1',
+    ]);
 
     const [row] = await rowsFor(rig.app.store.db, 'teams', `${conversationId}|${id}`);
     expect(row).toMatchObject({
@@ -54,19 +76,29 @@ describe('Teams activities (anonymous development mode)', () => {
   });
 
   it('answers a channel mention in its thread, with the mention stripped before the gate', async () => {
-    const { activity, id, conversationId } = teamsActivity(rig.connector.url, { conversationType: 'channel', text: 'What is the speed limit on expressways?' });
+    const { activity, id, conversationId } = teamsActivity(rig.connector.url, {
+      conversationType: 'channel',
+      text: 'What is the speed limit on expressways?',
+    });
     expect(activity.text).toBe('<at>Candor</at> What is the speed limit on expressways?');
     expect((await post(rig.messagesUrl, activity)).status).toBe(200);
     const [reply] = rig.connector.callsTo(replyPath(conversationId, id));
     expect(conversationId).toContain(';messageid=');
-    expect(((reply!.body.attachments as Card[])[0]!.content.body[0]!.text)).toContain('90 km/h');
+    expect((reply!.body.attachments as Card[])[0]!.content.body[0]!.text).toContain('90 km/h');
     const [row] = await rowsFor(rig.app.store.db, 'teams', `${conversationId}|${id}`);
     expect(row!.question).toBe('What is the speed limit on expressways?');
   });
 
   it('ignores a channel message that does not mention the bot, and its own messages', async () => {
-    const unmentioned = teamsActivity(rig.connector.url, { conversationType: 'channel', mention: false, text: 'What does MediShield Life cover?' });
-    const own = teamsActivity(rig.connector.url, { text: 'What does MediShield Life cover?', extra: { from: { id: BOT_ID, name: 'Candor' } } });
+    const unmentioned = teamsActivity(rig.connector.url, {
+      conversationType: 'channel',
+      mention: false,
+      text: 'What does MediShield Life cover?',
+    });
+    const own = teamsActivity(rig.connector.url, {
+      text: 'What does MediShield Life cover?',
+      extra: { from: { id: BOT_ID, name: 'Candor' } },
+    });
     for (const a of [unmentioned, own]) {
       expect((await post(rig.messagesUrl, a.activity)).status).toBe(200);
       expect(rig.connector.calls.filter((c) => c.path.includes(encodeURIComponent(a.conversationId)))).toEqual([]);
@@ -108,7 +140,10 @@ describe('Teams activities (anonymous development mode)', () => {
   });
 
   it('welcomes on install (conversationUpdate adding the bot), and not when someone else joins', async () => {
-    const installed = teamsActivity(rig.connector.url, { type: 'conversationUpdate', extra: { membersAdded: [{ id: BOT_ID }, { id: '29:1asker-user-id' }] } });
+    const installed = teamsActivity(rig.connector.url, {
+      type: 'conversationUpdate',
+      extra: { membersAdded: [{ id: BOT_ID }, { id: '29:1asker-user-id' }] },
+    });
     expect((await post(rig.messagesUrl, installed.activity)).status).toBe(200);
     const [welcome] = rig.connector.callsTo(replyPath(installed.conversationId, installed.id));
     expect(welcome!.body).toMatchObject({ type: 'message', text: expect.stringContaining("Hi, I'm Candor.") });
@@ -118,13 +153,31 @@ describe('Teams activities (anonymous development mode)', () => {
   });
 
   it('passes messageReaction activities to the review hook', async () => {
-    const added = teamsActivity(rig.connector.url, { type: 'messageReaction', extra: { reactionsAdded: [{ type: 'like' }], replyToId: 'reply-1' } });
-    const removed = teamsActivity(rig.connector.url, { type: 'messageReaction', extra: { reactionsRemoved: [{ type: 'like' }], replyToId: 'reply-1' } });
+    const added = teamsActivity(rig.connector.url, {
+      type: 'messageReaction',
+      extra: { reactionsAdded: [{ type: 'like' }], replyToId: 'reply-1' },
+    });
+    const removed = teamsActivity(rig.connector.url, {
+      type: 'messageReaction',
+      extra: { reactionsRemoved: [{ type: 'like' }], replyToId: 'reply-1' },
+    });
     expect((await post(rig.messagesUrl, added.activity)).status).toBe(200);
     expect((await post(rig.messagesUrl, removed.activity)).status).toBe(200);
     expect(rig.reactions).toEqual([
-      { kind: 'added', reactions: ['like'], replyToId: 'reply-1', conversationId: added.conversationId, userHash: expect.stringMatching(/^[0-9a-f]{32}$/) },
-      { kind: 'removed', reactions: ['like'], replyToId: 'reply-1', conversationId: removed.conversationId, userHash: rig.reactions[0]!.userHash },
+      {
+        kind: 'added',
+        reactions: ['like'],
+        replyToId: 'reply-1',
+        conversationId: added.conversationId,
+        userHash: expect.stringMatching(/^[0-9a-f]{32}$/),
+      },
+      {
+        kind: 'removed',
+        reactions: ['like'],
+        replyToId: 'reply-1',
+        conversationId: removed.conversationId,
+        userHash: rig.reactions[0]!.userHash,
+      },
     ]);
   });
 
@@ -136,14 +189,20 @@ describe('Teams activities (anonymous development mode)', () => {
     const status = teamsActivity(rig.connector.url, { conversationType: 'channel', text: ' Status ' });
     await post(rig.messagesUrl, status.activity);
     const [statusReply] = rig.connector.callsTo(replyPath(status.conversationId, status.id));
-    expect(String(statusReply!.body.text)).toMatch(/^Knowledge base \*default\*: version 1, 4 facts from 1 documents\.\nToday \(since 00:00 UTC\): \d+ of \d+ abstained \(\d+\.\d%\)\.$/);
+    expect(String(statusReply!.body.text)).toMatch(
+      /^Knowledge base \*default\*: version 1, 4 facts from 1 documents\.\nToday \(since 00:00 UTC\): \d+ of \d+ abstained \(\d+\.\d%\)\.$/,
+    );
     expect(await rowsFor(rig.app.store.db, 'teams', `${help.conversationId}|${help.id}`)).toEqual([]);
     expect(await rowsFor(rig.app.store.db, 'teams', `${status.conversationId}|${status.id}`)).toEqual([]);
   });
 
   it('rejects a body that is not an activity', async () => {
-    expect((await fetch(rig.messagesUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"type":' })).status).toBe(400);
-    expect((await fetch(rig.messagesUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[1,2]' })).status).toBe(400);
+    expect(
+      (await fetch(rig.messagesUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"type":' })).status,
+    ).toBe(400);
+    expect((await fetch(rig.messagesUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[1,2]' })).status).toBe(
+      400,
+    );
     expect((await fetch(rig.messagesUrl)).status).toBe(405);
   });
 });

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { ingestFixture, rowsFor } from '../kb-fixture.js';
 import { post, startTeamsRig, teamsActivity, type TeamsRig } from './teams-harness.js';
 
@@ -9,7 +10,11 @@ let kb: { cleanup: () => void };
 
 beforeAll(async () => {
   rig = await startTeamsRig({
-    env: { MICROSOFT_APP_ID: '00000000-0000-0000-0000-00000000c4d0', MICROSOFT_APP_PASSWORD: 'test-client-secret', CANDOR_TEAMS_ALLOW_ANONYMOUS: 'false' },
+    env: {
+      MICROSOFT_APP_ID: '00000000-0000-0000-0000-00000000c4d0',
+      MICROSOFT_APP_PASSWORD: 'test-client-secret',
+      CANDOR_TEAMS_ALLOW_ANONYMOUS: 'false',
+    },
     telemetry: false,
   });
   kb = await ingestFixture(rig.app.store.db);
@@ -25,7 +30,13 @@ function forgedJwt(): string {
   const enc = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
   const header = enc({ alg: 'HS256', typ: 'JWT' });
   const now = Math.floor(Date.now() / 1000);
-  const payload = enc({ iss: 'https://api.botframework.com', aud: '00000000-0000-0000-0000-00000000c4d0', exp: now + 600, nbf: now - 60, serviceurl: 'http://127.0.0.1/' });
+  const payload = enc({
+    iss: 'https://api.botframework.com',
+    aud: '00000000-0000-0000-0000-00000000c4d0',
+    exp: now + 600,
+    nbf: now - 60,
+    serviceurl: 'http://127.0.0.1/',
+  });
   return `${header}.${payload}.${createHmac('sha256', 'forged').update(`${header}.${payload}`).digest('base64url')}`;
 }
 

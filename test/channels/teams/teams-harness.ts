@@ -1,4 +1,5 @@
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+
 import { startHttpServer, type RunningServer } from '../../../src/channels/http/http-server.js';
 import type { TeamsReaction } from '../../../src/channels/teams/candor-teams-bot.js';
 import { startTeamsChannel, type TeamsChannel, type TeamsChannelOptions } from '../../../src/channels/teams/teams-channel.js';
@@ -37,10 +38,21 @@ export function startFakeConnector(): Promise<FakeServer> {
 
 /** The real app (PGlite in memory) with the Teams route on Candor's HTTP server. */
 export async function startTeamsRig(
-  options: { env?: Record<string, string>; envFor?: (connectorUrl: string) => Record<string, string>; channel?: TeamsChannelOptions; telemetry?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    envFor?: (connectorUrl: string) => Record<string, string>;
+    channel?: TeamsChannelOptions;
+    telemetry?: boolean;
+  } = {},
 ): Promise<TeamsRig> {
   const connector = await startFakeConnector();
-  const config = loadConfig({ CANDOR_DATA_DIR: 'memory://', LOG_LEVEL: 'debug', CANDOR_TEAMS_ALLOW_ANONYMOUS: 'true', ...options.env, ...options.envFor?.(connector.url) });
+  const config = loadConfig({
+    CANDOR_DATA_DIR: 'memory://',
+    LOG_LEVEL: 'debug',
+    CANDOR_TEAMS_ALLOW_ANONYMOUS: 'true',
+    ...options.env,
+    ...options.envFor?.(connector.url),
+  });
   const logs: TeamsRig['logs'] = [];
   const reactions: TeamsReaction[] = [];
   const spans = new InMemorySpanExporter();
@@ -83,7 +95,10 @@ export interface ActivitySpec {
 }
 
 /** A Bot Framework activity as Teams sends it, with serviceUrl pointing at the fake connector. */
-export function teamsActivity(serviceUrl: string, spec: ActivitySpec): { activity: Record<string, unknown>; id: string; conversationId: string } {
+export function teamsActivity(
+  serviceUrl: string,
+  spec: ActivitySpec,
+): { activity: Record<string, unknown>; id: string; conversationId: string } {
   seq += 1;
   const id = spec.id ?? `17000000${String(seq).padStart(5, '0')}`;
   const conversationType = spec.conversationType ?? 'personal';
@@ -101,7 +116,10 @@ export function teamsActivity(serviceUrl: string, spec: ActivitySpec): { activit
     recipient: { id: BOT_ID, name: 'Candor' },
     textFormat: 'plain',
     locale: 'en-US',
-    channelData: { tenant: { id: TENANT }, ...(conversationType === 'channel' ? { teamsChannelId: '19:general@thread.tacv2', teamsTeamId: '19:team@thread.tacv2' } : {}) },
+    channelData: {
+      tenant: { id: TENANT },
+      ...(conversationType === 'channel' ? { teamsChannelId: '19:general@thread.tacv2', teamsTeamId: '19:team@thread.tacv2' } : {}),
+    },
     ...(spec.text !== undefined ? { text: mention ? `<at>Candor</at> ${spec.text}` : spec.text } : {}),
     ...(mention ? { entities: [{ type: 'mention', text: '<at>Candor</at>', mentioned: { id: BOT_ID, name: 'Candor' } }] } : {}),
     ...spec.extra,

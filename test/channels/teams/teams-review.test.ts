@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { currentLabels } from '../../../src/review/label-store.js';
 import { sampleInteractions } from '../../../src/review/sample-interactions.js';
 import { waitFor } from '../fake-http.js';
@@ -25,7 +26,9 @@ beforeAll(async () => {
   const [sample] = await sampleInteractions(rig.app.store.db, { answeredRate: 1, abstainedRate: 1, maxPerRun: 5, seed: 3 });
   sampleId = sample!.sampleId;
   expect(await rig.channel.postPendingReviews()).toBe(1);
-  const sent = rig.connector.calls.find((c) => c.method === 'POST' && c.path === `/v3/conversations/${encodeURIComponent(REVIEW_CONVERSATION)}/activities`)!;
+  const sent = rig.connector.calls.find(
+    (c) => c.method === 'POST' && c.path === `/v3/conversations/${encodeURIComponent(REVIEW_CONVERSATION)}/activities`,
+  )!;
   expect(sent).toBeDefined();
   cardId = `reply-${rig.connector.calls.filter((c) => c.method === 'POST').indexOf(sent) + 1}`;
 }, 30_000);
@@ -58,7 +61,9 @@ describe('review cards in Teams', () => {
   it("a reviewer's card action records the label and updates the card", async () => {
     const response = await post(rig.messagesUrl, submit({ id: '29:reviewer', aadObjectId: REVIEWER }, 'factuality', 'factual'));
     expect(response.status).toBe(200);
-    expect(await currentLabels(rig.app.store.db, { sampleIds: [sampleId] })).toEqual([{ sampleId, task: 'factuality', annotator: `teams:${REVIEWER}`, value: 'factual' }]);
+    expect(await currentLabels(rig.app.store.db, { sampleIds: [sampleId] })).toEqual([
+      { sampleId, task: 'factuality', annotator: `teams:${REVIEWER}`, value: 'factual' },
+    ]);
     const update = await waitFor(() => rig.connector.calls.find((c) => c.method === 'PUT' && c.path.endsWith(`/activities/${cardId}`)));
     expect(JSON.stringify(update.body)).toContain(`Labels: teams:${REVIEWER} factuality=factual`);
   });
@@ -66,7 +71,9 @@ describe('review cards in Teams', () => {
   it("a non-reviewer's card action is not recorded; they are told why", async () => {
     const activity = submit({ id: '29:stranger', aadObjectId: 'aad-stranger' }, 'abstention', 'incorrect');
     await post(rig.messagesUrl, activity);
-    expect((await currentLabels(rig.app.store.db, { sampleIds: [sampleId] })).some((l) => l.annotator === 'teams:aad-stranger')).toBe(false);
+    expect((await currentLabels(rig.app.store.db, { sampleIds: [sampleId] })).some((l) => l.annotator === 'teams:aad-stranger')).toBe(
+      false,
+    );
     const note = rig.connector.calls.find((c) => c.method === 'POST' && c.path.endsWith(`/activities/${activity.id as string}`));
     expect(note?.body.text).toContain("only configured reviewers' labels count");
   });
@@ -88,7 +95,9 @@ describe('review cards in Teams', () => {
 
   it('posts the agreement summary into the review conversation as a new message', async () => {
     await rig.channel.postReviewSummary('Agreement report (scheduled:2026-11-23T06:00Z)\nabstention: kappa 0.58');
-    const sent = rig.connector.calls.filter((c) => c.method === 'POST' && c.path === `/v3/conversations/${encodeURIComponent(REVIEW_CONVERSATION)}/activities`);
+    const sent = rig.connector.calls.filter(
+      (c) => c.method === 'POST' && c.path === `/v3/conversations/${encodeURIComponent(REVIEW_CONVERSATION)}/activities`,
+    );
     expect(sent.at(-1)?.body).toMatchObject({ type: 'message', text: expect.stringContaining('abstention: kappa 0.58') });
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { runCli } from '../run-cli.js';
 import { post, startFakeConnector, teamsActivity } from './teams-harness.js';
 
@@ -25,7 +26,11 @@ describe('candor serve with Teams settings', () => {
   }, 40_000);
 
   it('with an app id: authenticated, no warning, secrets never printed', async () => {
-    const run = runCli(['serve'], { ...base, MICROSOFT_APP_ID: '00000000-0000-0000-0000-00000000c4d0', MICROSOFT_APP_PASSWORD: 'super-secret-client-secret' });
+    const run = runCli(['serve'], {
+      ...base,
+      MICROSOFT_APP_ID: '00000000-0000-0000-0000-00000000c4d0',
+      MICROSOFT_APP_PASSWORD: 'super-secret-client-secret',
+    });
     try {
       const url = await run.serving();
       expect(run.stderr()).toContain('channels: http, teams (/api/messages))');
@@ -39,7 +44,12 @@ describe('candor serve with Teams settings', () => {
   }, 40_000);
 
   it('refuses a single-tenant bot without its tenant id, naming the variable', async () => {
-    const run = runCli(['serve'], { ...base, MICROSOFT_APP_ID: 'app', MICROSOFT_APP_PASSWORD: 'super-secret-client-secret', MICROSOFT_APP_TYPE: 'SingleTenant' });
+    const run = runCli(['serve'], {
+      ...base,
+      MICROSOFT_APP_ID: 'app',
+      MICROSOFT_APP_PASSWORD: 'super-secret-client-secret',
+      MICROSOFT_APP_TYPE: 'SingleTenant',
+    });
     expect(await run.exited).toBe(1);
     expect(run.stderr()).toContain('MICROSOFT_APP_TENANT_ID: missing (required when MICROSOFT_APP_TYPE is SingleTenant)');
     expect(run.stderr()).not.toContain('super-secret-client-secret');

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { ingestFixture } from '../kb-fixture.js';
 import { post, replyPath, startTeamsRig, teamsActivity, type TeamsRig } from './teams-harness.js';
 
@@ -9,7 +10,9 @@ beforeAll(async () => {
   rig = await startTeamsRig({ channel: { typingDelayMs: 150 }, telemetry: false });
   kb = await ingestFixture(rig.app.store.db);
   // The connector takes 700 ms to accept replies in conversations whose id says "slow".
-  rig.connector.use((call) => (call.path.includes('slow') && call.body.type === 'message' ? { delayMs: 700, body: { id: 'slow-reply' } } : undefined));
+  rig.connector.use((call) =>
+    call.path.includes('slow') && call.body.type === 'message' ? { delayMs: 700, body: { id: 'slow-reply' } } : undefined,
+  );
 }, 30_000);
 
 afterAll(async () => {
@@ -19,7 +22,10 @@ afterAll(async () => {
 
 describe('Teams typing indicator', () => {
   it('sends a typing activity when the reply takes longer than the delay', async () => {
-    const { activity, id, conversationId } = teamsActivity(rig.connector.url, { text: 'What does MediShield Life cover?', conversationId: 'a:1slow-chat' });
+    const { activity, id, conversationId } = teamsActivity(rig.connector.url, {
+      text: 'What does MediShield Life cover?',
+      conversationId: 'a:1slow-chat',
+    });
     expect((await post(rig.messagesUrl, activity)).status).toBe(200);
     const calls = rig.connector.callsTo(replyPath(conversationId, id));
     expect(calls.map((c) => c.body.type).sort()).toEqual(['message', 'typing']);

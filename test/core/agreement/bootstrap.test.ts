@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { bootstrapCI, cohensKappa, mulberry32, randomInt } from '../../../src/core/agreement/index.js';
 
 const mean = (xs: number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;

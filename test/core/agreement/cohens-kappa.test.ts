@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { cohensKappa, cohensKappaFromMatrix, percentAgreement } from '../../../src/core/agreement/index.js';
 
 /** Expands a joint count table into two paired label lists (rater A = row, rater B = column). */

@@ -1,10 +1,37 @@
 import { describe, expect, it } from 'vitest';
+
 import { confusionMatrix, perClassMetrics } from '../../../src/core/agreement/index.js';
 
 describe('confusionMatrix and perClassMetrics: hand-worked example', () => {
   // truth = human majority, predicted = LLM judge, 12 items:
-  const truth = ['correct', 'correct', 'correct', 'correct', 'correct', 'partial', 'partial', 'partial', 'wrong', 'wrong', 'wrong', 'wrong'];
-  const judge = ['correct', 'correct', 'correct', 'partial', 'wrong', 'partial', 'correct', 'correct', 'wrong', 'wrong', 'partial', 'partial'];
+  const truth = [
+    'correct',
+    'correct',
+    'correct',
+    'correct',
+    'correct',
+    'partial',
+    'partial',
+    'partial',
+    'wrong',
+    'wrong',
+    'wrong',
+    'wrong',
+  ];
+  const judge = [
+    'correct',
+    'correct',
+    'correct',
+    'partial',
+    'wrong',
+    'partial',
+    'correct',
+    'correct',
+    'wrong',
+    'wrong',
+    'partial',
+    'partial',
+  ];
   const categories = ['correct', 'partial', 'wrong', 'refused'];
 
   it('tabulates rows = truth, columns = predicted', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { fleissCounts, fleissKappa } from '../../../src/core/agreement/index.js';
 
 describe('fleissKappa: Fleiss (1971) example', () => {
@@ -11,12 +12,36 @@ describe('fleissKappa: Fleiss (1971) example', () => {
   // documented as the Fleiss (1971) data; irr::kappam.fleiss gives 0.4302445 on it.
   // It was taken from that data set, not transcribed from the paper itself.
   const diagnoses = [
-    [4, 4, 4, 4, 4, 4], [2, 2, 2, 5, 5, 5], [2, 3, 3, 3, 3, 5], [5, 5, 5, 5, 5, 5], [2, 2, 2, 4, 4, 4],
-    [1, 1, 3, 3, 3, 3], [3, 3, 3, 3, 5, 5], [1, 1, 3, 3, 3, 4], [1, 1, 4, 4, 4, 4], [5, 5, 5, 5, 5, 5],
-    [1, 4, 4, 4, 4, 4], [1, 2, 4, 4, 4, 4], [2, 2, 2, 3, 3, 3], [1, 4, 4, 4, 4, 4], [2, 2, 4, 4, 4, 5],
-    [3, 3, 3, 3, 3, 5], [1, 1, 1, 4, 5, 5], [1, 1, 1, 1, 1, 2], [2, 2, 4, 4, 4, 4], [1, 3, 3, 5, 5, 5],
-    [5, 5, 5, 5, 5, 5], [2, 4, 4, 4, 4, 4], [2, 2, 4, 5, 5, 5], [1, 1, 4, 4, 4, 4], [1, 4, 4, 4, 4, 5],
-    [2, 2, 2, 2, 2, 4], [1, 1, 1, 1, 5, 5], [2, 2, 4, 4, 4, 4], [1, 3, 3, 3, 3, 3], [5, 5, 5, 5, 5, 5],
+    [4, 4, 4, 4, 4, 4],
+    [2, 2, 2, 5, 5, 5],
+    [2, 3, 3, 3, 3, 5],
+    [5, 5, 5, 5, 5, 5],
+    [2, 2, 2, 4, 4, 4],
+    [1, 1, 3, 3, 3, 3],
+    [3, 3, 3, 3, 5, 5],
+    [1, 1, 3, 3, 3, 4],
+    [1, 1, 4, 4, 4, 4],
+    [5, 5, 5, 5, 5, 5],
+    [1, 4, 4, 4, 4, 4],
+    [1, 2, 4, 4, 4, 4],
+    [2, 2, 2, 3, 3, 3],
+    [1, 4, 4, 4, 4, 4],
+    [2, 2, 4, 4, 4, 5],
+    [3, 3, 3, 3, 3, 5],
+    [1, 1, 1, 4, 5, 5],
+    [1, 1, 1, 1, 1, 2],
+    [2, 2, 4, 4, 4, 4],
+    [1, 3, 3, 5, 5, 5],
+    [5, 5, 5, 5, 5, 5],
+    [2, 4, 4, 4, 4, 4],
+    [2, 2, 4, 5, 5, 5],
+    [1, 1, 4, 4, 4, 4],
+    [1, 4, 4, 4, 4, 5],
+    [2, 2, 2, 2, 2, 4],
+    [1, 1, 1, 1, 5, 5],
+    [2, 2, 4, 4, 4, 4],
+    [1, 3, 3, 3, 3, 3],
+    [5, 5, 5, 5, 5, 5],
   ];
 
   it('reproduces kappa = .430 from the 30 x 6 ratings', () => {
@@ -78,15 +103,31 @@ describe('fleissKappa: behaviour', () => {
   });
 
   it('returns 1 for perfect agreement, NaN when every rating is one category or no items', () => {
-    expect(fleissKappa([[3, 0], [0, 3], [3, 0]])).toBeCloseTo(1, 12);
-    expect(fleissKappa([[3, 0], [3, 0]])).toBeNaN();
+    expect(
+      fleissKappa([
+        [3, 0],
+        [0, 3],
+        [3, 0],
+      ]),
+    ).toBeCloseTo(1, 12);
+    expect(
+      fleissKappa([
+        [3, 0],
+        [3, 0],
+      ]),
+    ).toBeNaN();
     expect(fleissKappa([])).toBeNaN();
   });
 
-  it('equals Scott\'s pi for two raters', () => {
+  it("equals Scott's pi for two raters", () => {
     // Items (A,B): (x,x) (x,y) (y,y) (y,y): p_o = .75; pooled p_x = 3/8, p_y = 5/8;
     // p_e = 9/64 + 25/64 = 34/64; pi = (.75 - 34/64) / (1 - 34/64) = 14/30 = 0.4667
-    const { counts } = fleissCounts([['x', 'x'], ['x', 'y'], ['y', 'y'], ['y', 'y']]);
+    const { counts } = fleissCounts([
+      ['x', 'x'],
+      ['x', 'y'],
+      ['y', 'y'],
+      ['y', 'y'],
+    ]);
     expect(fleissKappa(counts)).toBeCloseTo(14 / 30, 12);
   });
 

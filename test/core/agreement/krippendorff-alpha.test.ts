@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { krippendorffAlpha } from '../../../src/core/agreement/index.js';
 
 // Source: K. Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability",
@@ -71,9 +72,34 @@ describe('krippendorffAlpha: behaviour', () => {
   });
 
   it('returns NaN without pairable units or without variation, 1 for perfect agreement', () => {
-    expect(krippendorffAlpha([[1, _], [_, 2]], 'nominal')).toBeNaN();
-    expect(krippendorffAlpha([[3, 3], [3, 3]], 'interval')).toBeNaN();
-    expect(krippendorffAlpha([[1, 2, 3], [1, 2, 3], [_, 2, 3]], 'interval')).toBeCloseTo(1, 12);
+    expect(
+      krippendorffAlpha(
+        [
+          [1, _],
+          [_, 2],
+        ],
+        'nominal',
+      ),
+    ).toBeNaN();
+    expect(
+      krippendorffAlpha(
+        [
+          [3, 3],
+          [3, 3],
+        ],
+        'interval',
+      ),
+    ).toBeNaN();
+    expect(
+      krippendorffAlpha(
+        [
+          [1, 2, 3],
+          [1, 2, 3],
+          [_, 2, 3],
+        ],
+        'interval',
+      ),
+    ).toBeCloseTo(1, 12);
   });
 
   it('rows may have different lengths (shorter rows are missing at the end)', () => {

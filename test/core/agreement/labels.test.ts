@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { collectCategories, majorityLabel, percentAgreement } from '../../../src/core/agreement/index.js';
 
 describe('percentAgreement', () => {

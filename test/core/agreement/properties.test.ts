@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import {
   bootstrapCI,
   cohensKappa,
@@ -108,10 +109,7 @@ describe('renaming categories (a bijection) leaves nominal statistics unchanged'
       const renamedMissing = withMissing.map((row) => row.map(rename));
 
       expect(cohensKappa(renamed[0]!, renamed[1]!)).toBeCloseTo(cohensKappa(raters[0]!, raters[1]!), 12);
-      expect(fleissKappa(fleissCounts(transpose(renamed)).counts)).toBeCloseTo(
-        fleissKappa(fleissCounts(transpose(raters)).counts),
-        12,
-      );
+      expect(fleissKappa(fleissCounts(transpose(renamed)).counts)).toBeCloseTo(fleissKappa(fleissCounts(transpose(raters)).counts), 12);
       expect(krippendorffAlpha(renamedMissing, 'nominal')).toBeCloseTo(krippendorffAlpha(withMissing, 'nominal'), 12);
     }
   });
@@ -125,10 +123,7 @@ describe('renaming categories (a bijection) leaves nominal statistics unchanged'
       const scale = Array.from({ length: k }, (_, i) => i);
       const reversed = [...scale].reverse();
       for (const weights of ['linear', 'quadratic'] as const) {
-        expect(cohensKappa(a, b, { weights, categories: reversed })).toBeCloseTo(
-          cohensKappa(a, b, { weights, categories: scale }),
-          12,
-        );
+        expect(cohensKappa(a, b, { weights, categories: reversed })).toBeCloseTo(cohensKappa(a, b, { weights, categories: scale }), 12);
       }
       const flip = (v: number): number => k - 1 - v;
       for (const level of ['ordinal', 'interval'] as const) {

@@ -2,10 +2,26 @@ import type { EvidenceFact, GateInput, GateThresholds, Vocabulary } from '../../
 import { analyseQuestion } from '../../../src/core/text/analyse-question.js';
 import { contentTerms } from '../../../src/core/text/tokenize.js';
 
-export const THRESHOLDS: GateThresholds = { minRelevance: 0.3, minCoverage: 0.45, minMargin: 0.2, checkEntities: true, checkAnswerType: true };
+export const THRESHOLDS: GateThresholds = {
+  minRelevance: 0.3,
+  minCoverage: 0.45,
+  minMargin: 0.2,
+  checkEntities: true,
+  checkAnswerType: true,
+};
 
 export function fact(text: string, score: number, id = 1): EvidenceFact {
-  return { factId: id, externalId: null, text, source: `doc#${id}`, heading: null, confidence: 1, similarity: score, score, terms: new Set(contentTerms(text)) };
+  return {
+    factId: id,
+    externalId: null,
+    text,
+    source: `doc#${id}`,
+    heading: null,
+    confidence: 1,
+    similarity: score,
+    score,
+    terms: new Set(contentTerms(text)),
+  };
 }
 
 /** A vocabulary over some texts, with every term equally rare unless weights say otherwise. */

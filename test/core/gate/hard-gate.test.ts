@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { combineVerdicts, hardGate, selectCitations } from '../../../src/core/gate/hard-gate.js';
 import { fact, input } from './fixtures.js';
 

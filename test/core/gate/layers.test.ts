@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import {
   answerTypeLayer,
   coverage,
@@ -29,7 +30,10 @@ describe('relevanceLayer (L2R: similarity × confidence against α)', () => {
     const withCosine = { ...fact(PREMIUM, 0.1), cosine: 0.62 };
     const thresholds = { ...THRESHOLDS, relevanceSignal: 'cosine' as const, minCosine: 0.6 };
     expect(relevanceLayer(input('q', [withCosine], KB, { thresholds }))).toMatchObject({ pass: true, score: 0.62, threshold: 0.6 });
-    expect(relevanceLayer(input('q', [{ ...withCosine, cosine: 0.59 }], KB, { thresholds }))).toMatchObject({ pass: false, code: 'low_relevance' });
+    expect(relevanceLayer(input('q', [{ ...withCosine, cosine: 0.59 }], KB, { thresholds }))).toMatchObject({
+      pass: false,
+      code: 'low_relevance',
+    });
     // Without embeddings the lexical score and α apply, whatever the setting.
     expect(relevanceLayer(input('q', [fact(PREMIUM, 0.1)], KB, { thresholds }))).toMatchObject({ pass: false, threshold: 0.3 });
   });
@@ -122,7 +126,9 @@ describe('answerTypeLayer', () => {
     expect(answerTypeLayer(input('How much is the premium?', [fact(PREMIUM, 0.5)], KB)).pass).toBe(true);
   });
   it('refuses a when question whose evidence has no date or time', () => {
-    const verdict = answerTypeLayer(input('When are premium subsidies paid?', [fact('Premium subsidies help lower-income households.', 0.5)], KB));
+    const verdict = answerTypeLayer(
+      input('When are premium subsidies paid?', [fact('Premium subsidies help lower-income households.', 0.5)], KB),
+    );
     expect(verdict.code).toBe('answer_type_mismatch');
   });
   it('refuses a how-long question without a duration', () => {

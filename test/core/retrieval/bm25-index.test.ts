@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { Bm25Index } from '../../../src/core/retrieval/bm25-index.js';
 
 const FACTS = [

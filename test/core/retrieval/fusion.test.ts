@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { reciprocalRankFusion, topByCosine } from '../../../src/core/retrieval/fusion.js';
 
 describe('reciprocalRankFusion', () => {
@@ -13,7 +14,11 @@ describe('reciprocalRankFusion', () => {
     expect(fused[2]!.score).toBeCloseTo(1 / 62, 12);
   });
   it('a key found by one ranking only still appears', () => {
-    expect(reciprocalRankFusion([[1], [9]]).map((h) => h.key).sort()).toEqual([1, 9]);
+    expect(
+      reciprocalRankFusion([[1], [9]])
+        .map((h) => h.key)
+        .sort(),
+    ).toEqual([1, 9]);
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { buildAgreementReport, type LabelRow } from '../../../src/core/review/agreement-report.js';
 
 const rows = (annotator: string, task: string, values: Record<number, string>): LabelRow[] =>
@@ -6,9 +7,33 @@ const rows = (annotator: string, task: string, values: Record<number, string>): 
 
 // Items 1–10: human majority c c c c c c i i i i; the judge says c c c c c i i i i c.
 // Item 11: the two humans tie (c / i), so it has no majority and is left out of judge–human statistics.
-const H1 = { 1: 'correct', 2: 'correct', 3: 'correct', 4: 'correct', 5: 'correct', 6: 'correct', 7: 'incorrect', 8: 'incorrect', 9: 'incorrect', 10: 'incorrect', 11: 'correct' };
+const H1 = {
+  1: 'correct',
+  2: 'correct',
+  3: 'correct',
+  4: 'correct',
+  5: 'correct',
+  6: 'correct',
+  7: 'incorrect',
+  8: 'incorrect',
+  9: 'incorrect',
+  10: 'incorrect',
+  11: 'correct',
+};
 const H2 = { 1: 'correct', 2: 'correct', 3: 'correct', 4: 'correct', 11: 'incorrect' };
-const JUDGE = { 1: 'correct', 2: 'correct', 3: 'correct', 4: 'correct', 5: 'correct', 6: 'incorrect', 7: 'incorrect', 8: 'incorrect', 9: 'incorrect', 10: 'correct', 11: 'correct' };
+const JUDGE = {
+  1: 'correct',
+  2: 'correct',
+  3: 'correct',
+  4: 'correct',
+  5: 'correct',
+  6: 'incorrect',
+  7: 'incorrect',
+  8: 'incorrect',
+  9: 'incorrect',
+  10: 'correct',
+  11: 'correct',
+};
 const LABELS = [...rows('slack:U1', 'abstention', H1), ...rows('slack:U2', 'abstention', H2), ...rows('llm:abst@3', 'abstention', JUDGE)];
 
 describe('buildAgreementReport', () => {
@@ -24,7 +49,13 @@ describe('buildAgreementReport', () => {
     expect(judge.noMajority).toBe(1);
     expect(judge.percentAgreement).toBe(0.8);
     expect(judge.cohensKappa).toBeCloseTo(0.5833, 4);
-    expect(judge.confusion).toEqual({ categories: ['correct', 'incorrect'], matrix: [[5, 1], [1, 3]] });
+    expect(judge.confusion).toEqual({
+      categories: ['correct', 'incorrect'],
+      matrix: [
+        [5, 1],
+        [1, 3],
+      ],
+    });
     expect(judge.kappaCI.low).toBeLessThan(0.5833);
     expect(judge.kappaCI.high).toBeGreaterThan(0.5833);
     expect(judge.perClass[0]).toMatchObject({ category: 'correct', support: 6, precision: 0.8333, recall: 0.8333 });
@@ -41,7 +72,11 @@ describe('buildAgreementReport', () => {
     // Items 1–4 and 11 have two human labels; they agree on 4 of 5 pairs.
     // U1 says "correct" on all five: pe = 1 × 0.8 = 0.8 = po, so kappa = 0.
     expect(task.humans).toEqual(['slack:U1', 'slack:U2']);
-    expect(task.humanHuman).toMatchObject({ items: 5, percentAgreement: 0.8, cohensKappa: { between: ['slack:U1', 'slack:U2'], items: 5, kappa: 0 } });
+    expect(task.humanHuman).toMatchObject({
+      items: 5,
+      percentAgreement: 0.8,
+      cohensKappa: { between: ['slack:U1', 'slack:U2'], items: 5, kappa: 0 },
+    });
     expect(task.humanHuman.fleissKappa).toEqual(expect.any(Number));
   });
 
@@ -51,8 +86,10 @@ describe('buildAgreementReport', () => {
 
   it('an ordinal task gets weighted kappas and ordinal alpha; a near miss costs less than a far one', () => {
     const humans = rows('cli:ann', 'dontknowness', { 1: '1', 2: '2', 3: '3', 4: '4', 5: '5', 6: '5' });
-    const near = buildAgreementReport([...humans, ...rows('llm:dk@1', 'dontknowness', { 1: '1', 2: '2', 3: '3', 4: '5', 5: '5', 6: '4' })]).tasks[0]!.judges[0]!;
-    const far = buildAgreementReport([...humans, ...rows('llm:dk@1', 'dontknowness', { 1: '1', 2: '2', 3: '3', 4: '1', 5: '5', 6: '1' })]).tasks[0]!.judges[0]!;
+    const near = buildAgreementReport([...humans, ...rows('llm:dk@1', 'dontknowness', { 1: '1', 2: '2', 3: '3', 4: '5', 5: '5', 6: '4' })])
+      .tasks[0]!.judges[0]!;
+    const far = buildAgreementReport([...humans, ...rows('llm:dk@1', 'dontknowness', { 1: '1', 2: '2', 3: '3', 4: '1', 5: '5', 6: '1' })])
+      .tasks[0]!.judges[0]!;
     expect(near.percentAgreement).toBe(far.percentAgreement); // the same number of misses
     expect(near.weightedKappa!.quadratic!).toBeGreaterThan(far.weightedKappa!.quadratic!);
     expect(near.weightedKappa!.linear!).toBeGreaterThan(far.weightedKappa!.linear!);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { parseLabel, REVIEW_TASKS, tasksFor } from '../../../src/core/review/review-tasks.js';
 
 describe('review tasks', () => {

@@ -1,19 +1,32 @@
 import { describe, expect, it } from 'vitest';
+
 import { chooseSamples, nearness, type SampleCandidate } from '../../../src/core/review/sampling-policy.js';
 
-function candidates(n: number, decision: 'answer' | 'abstain', channel: string, reason: string | null, start: number, score = (i: number) => 0.3 + (i % 10) / 100): SampleCandidate[] {
+function candidates(
+  n: number,
+  decision: 'answer' | 'abstain',
+  channel: string,
+  reason: string | null,
+  start: number,
+  score = (i: number) => 0.3 + (i % 10) / 100,
+): SampleCandidate[] {
   return Array.from({ length: n }, (_, i) => ({
     id: start + i,
     decision,
     channel,
     reason,
-    verdicts: decision === 'abstain'
-      ? [{ layer: 'margin', pass: false, code: 'low_margin', detail: '', score: score(i), threshold: 0.2 }]
-      : [{ layer: 'relevance', pass: true, code: null, detail: '', score: score(i), threshold: 0.3 }],
+    verdicts:
+      decision === 'abstain'
+        ? [{ layer: 'margin', pass: false, code: 'low_margin', detail: '', score: score(i), threshold: 0.2 }]
+        : [{ layer: 'relevance', pass: true, code: null, detail: '', score: score(i), threshold: 0.3 }],
   }));
 }
 
-const POOL = [...candidates(1000, 'answer', 'slack', null, 1), ...candidates(400, 'abstain', 'slack', 'low_margin', 2001), ...candidates(100, 'abstain', 'teams', 'low_coverage', 3001)];
+const POOL = [
+  ...candidates(1000, 'answer', 'slack', null, 1),
+  ...candidates(400, 'abstain', 'slack', 'low_margin', 2001),
+  ...candidates(100, 'abstain', 'teams', 'low_coverage', 3001),
+];
 const POLICY = { answeredRate: 0.05, abstainedRate: 0.2, maxPerRun: 1000, seed: 42 };
 
 describe('chooseSamples', () => {
@@ -61,7 +74,12 @@ describe('chooseSamples', () => {
 
 describe('nearness', () => {
   it('is the relative distance of the deciding score from its threshold; null without a score', () => {
-    expect(nearness({ decision: 'abstain', verdicts: [{ layer: 'coverage', pass: false, code: 'low_coverage', detail: '', score: 0.36, threshold: 0.45 }] })).toBeCloseTo(0.2, 10);
+    expect(
+      nearness({
+        decision: 'abstain',
+        verdicts: [{ layer: 'coverage', pass: false, code: 'low_coverage', detail: '', score: 0.36, threshold: 0.45 }],
+      }),
+    ).toBeCloseTo(0.2, 10);
     expect(nearness({ decision: 'abstain', verdicts: [{ layer: 'entity', pass: false, code: 'unknown_entity', detail: '' }] })).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { parseCron } from '../../../src/core/schedule/cron.js';
 
 const at = (iso: string) => new Date(iso);

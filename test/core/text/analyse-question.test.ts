@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { analyseQuestion, extractIdentifiers } from '../../../src/core/text/analyse-question.js';
 import { normaliseQuestion } from '../../../src/core/text/normalise-question.js';
 import { stem } from '../../../src/core/text/stem.js';

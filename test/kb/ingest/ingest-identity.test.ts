@@ -1,5 +1,6 @@
-import { dirname, basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { ingestPaths, kbStatus } from '../../../src/kb/ingest/ingest.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles } from '../../support/compose.js';
 import { useTestStore } from '../../support/stores.js';
@@ -25,7 +26,9 @@ describe('a document is the same document however its path is written', () => {
     expect(first).toMatchObject({ kb: { version: 1 }, added: 1, facts: HANDBOOK_FACTS.length });
 
     // Same file, same bytes, asked for from the parent directory.
-    const again = await inDirectory(dirname(files.dir), () => ingestPaths(handle.store.db, [`${basename(files.dir)}/facts.jsonl`], { kb: 'cwd' }));
+    const again = await inDirectory(dirname(files.dir), () =>
+      ingestPaths(handle.store.db, [`${basename(files.dir)}/facts.jsonl`], { kb: 'cwd' }),
+    );
     expect(again).toMatchObject({ kb: { version: 1 }, added: 0, changed: 0, unchanged: 1, facts: 0 });
     expect(await kbStatus(handle.store.db, 'cwd')).toEqual({ version: 1, facts: HANDBOOK_FACTS.length, documents: 1 });
   });

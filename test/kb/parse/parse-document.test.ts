@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { formatFromPath, parseDocument, type DocumentFormat } from '../../../src/kb/parse/index.js';
 
 describe('formatFromPath', () => {
@@ -18,7 +19,8 @@ describe('formatFromPath', () => {
 describe('parseDocument', () => {
   const samples: Record<DocumentFormat, string> = {
     text: 'COVERAGE\nPremiums are paid yearly. Claims take 30 days.\n- Ward A costs more.\n\nREBATES\nRebates start at age 66.',
-    markdown: '# Coverage\n\nPremiums are paid yearly. Claims take 30 days.\n\n- Ward A costs more.\n\n# Rebates\n\nRebates start at age 66.',
+    markdown:
+      '# Coverage\n\nPremiums are paid yearly. Claims take 30 days.\n\n- Ward A costs more.\n\n# Rebates\n\nRebates start at age 66.',
     html: '<h1>Coverage</h1><p>Premiums are paid yearly. Claims take 30 days.</p><ul><li>Ward A costs more.</li></ul><h1>Rebates</h1><p>Rebates start at age 66.</p>',
   };
 

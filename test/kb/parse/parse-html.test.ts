@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { parseDocument } from '../../../src/kb/parse/index.js';
 
 const parse = (html: string) => parseDocument(html, 'html');
@@ -21,7 +22,9 @@ describe('parseDocument (html)', () => {
   });
 
   it('builds heading paths from h1–h6', () => {
-    const doc = parse('<h1>Coverage</h1><p>Cover starts at birth.</p><h2>Premiums</h2><p>Paid yearly from MediSave.</p><h3>Rebates</h3><p>Rebates start at 66.</p><h2>Claims</h2><p>Claims take 30 days.</p>');
+    const doc = parse(
+      '<h1>Coverage</h1><p>Cover starts at birth.</p><h2>Premiums</h2><p>Paid yearly from MediSave.</p><h3>Rebates</h3><p>Rebates start at 66.</p><h2>Claims</h2><p>Claims take 30 days.</p>',
+    );
     expect(doc.facts.map((fact) => [fact.heading, fact.text])).toEqual([
       ['Coverage', 'Cover starts at birth.'],
       ['Coverage > Premiums', 'Paid yearly from MediSave.'],
@@ -31,26 +34,25 @@ describe('parseDocument (html)', () => {
   });
 
   it('joins inline elements, separates blocks, treats <br> as a space and splits sentences', () => {
-    expect(texts('<div>Premiums are paid <b>yearly</b> from Medi<span>Save</span>. Claims take<br>30 days.<div>Inner block text.</div></div><p>Next <a href="/x">linked <em>text</em></a> here.</p>')).toEqual([
-      'Premiums are paid yearly from MediSave.',
-      'Claims take 30 days.',
-      'Inner block text.',
-      'Next linked text here.',
-    ]);
+    expect(
+      texts(
+        '<div>Premiums are paid <b>yearly</b> from Medi<span>Save</span>. Claims take<br>30 days.<div>Inner block text.</div></div><p>Next <a href="/x">linked <em>text</em></a> here.</p>',
+      ),
+    ).toEqual(['Premiums are paid yearly from MediSave.', 'Claims take 30 days.', 'Inner block text.', 'Next linked text here.']);
   });
 
   it('makes each li one fact, including nested ones', () => {
-    expect(texts('<ul><li>Ward A costs more. It has aircon.</li><li>Ward B is cheaper<ul><li>Nested child item</li></ul></li><li>Unclosed item one<li>Unclosed item two</ul>')).toEqual([
-      'Ward A costs more. It has aircon.',
-      'Ward B is cheaper',
-      'Nested child item',
-      'Unclosed item one',
-      'Unclosed item two',
-    ]);
+    expect(
+      texts(
+        '<ul><li>Ward A costs more. It has aircon.</li><li>Ward B is cheaper<ul><li>Nested child item</li></ul></li><li>Unclosed item one<li>Unclosed item two</ul>',
+      ),
+    ).toEqual(['Ward A costs more. It has aircon.', 'Ward B is cheaper', 'Nested child item', 'Unclosed item one', 'Unclosed item two']);
   });
 
   it('renders table rows with the th row as headers', () => {
-    const doc = parse('<h2>Limits</h2><table><caption>Daily ward limits</caption><thead><tr><th>Ward</th><th>Daily limit</th></tr></thead><tbody><tr><td>Normal</td><td>$830</td></tr><tr><td>ICU</td><td>$5,140 <i>per day</i></td></tr><tr><td>Empty note</td><td></td></tr></tbody></table>');
+    const doc = parse(
+      '<h2>Limits</h2><table><caption>Daily ward limits</caption><thead><tr><th>Ward</th><th>Daily limit</th></tr></thead><tbody><tr><td>Normal</td><td>$830</td></tr><tr><td>ICU</td><td>$5,140 <i>per day</i></td></tr><tr><td>Empty note</td><td></td></tr></tbody></table>',
+    );
     expect(doc.facts.map((fact) => [fact.heading, fact.text])).toEqual([
       ['Limits', 'Daily ward limits'],
       ['Limits', 'Ward: Normal; Daily limit: $830'],
@@ -60,34 +62,34 @@ describe('parseDocument (html)', () => {
   });
 
   it('uses the first row as headers when there is no th row', () => {
-    expect(texts('<table><tr><td>Age</td><td>Premium</td></tr><tr><td>1 – 20</td><td>$200</td></tr><tr><td>21 – 30</td><td>$295</td></tr></table>')).toEqual([
-      'Age: 1 – 20; Premium: $200',
-      'Age: 21 – 30; Premium: $295',
-    ]);
+    expect(
+      texts(
+        '<table><tr><td>Age</td><td>Premium</td></tr><tr><td>1 – 20</td><td>$200</td></tr><tr><td>21 – 30</td><td>$295</td></tr></table>',
+      ),
+    ).toEqual(['Age: 1 – 20; Premium: $200', 'Age: 21 – 30; Premium: $295']);
   });
 
   it('decodes named and numeric entities and keeps stray < as text', () => {
-    expect(texts('<p>Tom &amp; Jerry &lt;3 &gt; &quot;cheese&quot; &#39;a lot&#39;&nbsp;now &#8212; &#x2014; fine &copy; &bogus;.</p><p>a < b and c > d hold here.</p>')).toEqual([
-      'Tom & Jerry <3 > "cheese" \'a lot\' now — — fine © &bogus;.',
-      'a < b and c > d hold here.',
-    ]);
+    expect(
+      texts(
+        '<p>Tom &amp; Jerry &lt;3 &gt; &quot;cheese&quot; &#39;a lot&#39;&nbsp;now &#8212; &#x2014; fine &copy; &bogus;.</p><p>a < b and c > d hold here.</p>',
+      ),
+    ).toEqual(['Tom & Jerry <3 > "cheese" \'a lot\' now — — fine © &bogus;.', 'a < b and c > d hold here.']);
   });
 
   it('splits dt, dd and blockquote into their own blocks and drops comments', () => {
-    expect(texts('<dl><dt>Deductible amount</dt><dd>The amount you pay first.</dd></dl><blockquote>A quoted block sits here.</blockquote><p>Kept <!-- hidden. Words. --> text here.</p>')).toEqual([
-      'Deductible amount',
-      'The amount you pay first.',
-      'A quoted block sits here.',
-      'Kept text here.',
-    ]);
+    expect(
+      texts(
+        '<dl><dt>Deductible amount</dt><dd>The amount you pay first.</dd></dl><blockquote>A quoted block sits here.</blockquote><p>Kept <!-- hidden. Words. --> text here.</p>',
+      ),
+    ).toEqual(['Deductible amount', 'The amount you pay first.', 'A quoted block sits here.', 'Kept text here.']);
   });
 
   it('tolerates quoted ">" in attributes, unclosed tags and uppercase tag names', () => {
-    expect(texts('<P class="a>b" data-x=\'c>d\'>Attribute text is here.<P>Second para is here.<DIV>Upper case div text.</div><p>Unclosed at the end')).toEqual([
-      'Attribute text is here.',
-      'Second para is here.',
-      'Upper case div text.',
-      'Unclosed at the end',
-    ]);
+    expect(
+      texts(
+        '<P class="a>b" data-x=\'c>d\'>Attribute text is here.<P>Second para is here.<DIV>Upper case div text.</div><p>Unclosed at the end',
+      ),
+    ).toEqual(['Attribute text is here.', 'Second para is here.', 'Upper case div text.', 'Unclosed at the end']);
   });
 });

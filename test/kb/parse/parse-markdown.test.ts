@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { parseDocument } from '../../../src/kb/parse/index.js';
 
 const parse = (markdown: string) => parseDocument(markdown, 'markdown');
@@ -27,7 +28,11 @@ describe('parseDocument (markdown)', () => {
   });
 
   it('makes every list item, nested or numbered, its own fact', () => {
-    expect(pairs('## Steps\n\n- First item here\n- Second item\n  wraps onto two lines\n  - Nested child item\n* Star item here\n+ Plus item here\n1. Numbered one here\n2) Numbered two here\n- [x] Done task here')).toEqual([
+    expect(
+      pairs(
+        '## Steps\n\n- First item here\n- Second item\n  wraps onto two lines\n  - Nested child item\n* Star item here\n+ Plus item here\n1. Numbered one here\n2) Numbered two here\n- [x] Done task here',
+      ),
+    ).toEqual([
       ['Steps', 'First item here'],
       ['Steps', 'Second item wraps onto two lines'],
       ['Steps', 'Nested child item'],
@@ -40,7 +45,11 @@ describe('parseDocument (markdown)', () => {
   });
 
   it('renders each table body row with its headers', () => {
-    expect(pairs('## Rates\n\n| Ward | Daily limit | Notes |\n|:---|---:|---|\n| Normal | $830 | *per day* |\n| ICU \\| HD | $5,140 | |\n\nAfter the table.')).toEqual([
+    expect(
+      pairs(
+        '## Rates\n\n| Ward | Daily limit | Notes |\n|:---|---:|---|\n| Normal | $830 | *per day* |\n| ICU \\| HD | $5,140 | |\n\nAfter the table.',
+      ),
+    ).toEqual([
       ['Rates', 'Ward: Normal; Daily limit: $830; Notes: per day'],
       ['Rates', 'Ward: ICU | HD; Daily limit: $5,140'],
       ['Rates', 'After the table.'],
@@ -48,26 +57,28 @@ describe('parseDocument (markdown)', () => {
   });
 
   it('removes inline markup: links keep text, code keeps content, emphasis goes, images are dropped', () => {
-    expect(parse('See the [CPF site](https://cpf.gov.sg/a_(b)) or [FAQ][faq] for **bold** and __strong__ and *em* and _em_ text. Run `npm **test**` then ~~not~~ check ![logo](logo.png) snake_case_name.').facts.map((f) => f.text)).toEqual([
-      'See the CPF site or FAQ for bold and strong and em and em text.',
-      'Run npm **test** then not check snake_case_name.',
-    ]);
+    expect(
+      parse(
+        'See the [CPF site](https://cpf.gov.sg/a_(b)) or [FAQ][faq] for **bold** and __strong__ and *em* and _em_ text. Run `npm **test**` then ~~not~~ check ![logo](logo.png) snake_case_name.',
+      ).facts.map((f) => f.text),
+    ).toEqual(['See the CPF site or FAQ for bold and strong and em and em text.', 'Run npm **test** then not check snake_case_name.']);
     expect(parse('Fish &amp; chips cost \\*five\\* dollars.<br>Really.').facts[0]?.text).toBe('Fish & chips cost *five* dollars. Really.');
   });
 
   it('skips front matter, fenced code blocks and link definitions', () => {
-    const doc = parse('---\ntitle: Not a fact here\n---\nThe real text starts here.\n\n```ts\nconst x = "Not a fact. Either.";\n```\n\n~~~\nAlso code here.\n~~~\n\n[faq]: https://example.com/faq\n\nThe end is here.');
+    const doc = parse(
+      '---\ntitle: Not a fact here\n---\nThe real text starts here.\n\n```ts\nconst x = "Not a fact. Either.";\n```\n\n~~~\nAlso code here.\n~~~\n\n[faq]: https://example.com/faq\n\nThe end is here.',
+    );
     expect(doc.facts.map((fact) => fact.text)).toEqual(['The real text starts here.', 'The end is here.']);
     expect(doc.title).toBeNull();
   });
 
   it('treats blockquote text as text and a thematic break as a boundary', () => {
-    expect(parse('> Quoted text is here. Another quoted sentence.\n\nBefore the break now\n\n* * *\n\nAfter the break now').facts.map((f) => f.text)).toEqual([
-      'Quoted text is here.',
-      'Another quoted sentence.',
-      'Before the break now',
-      'After the break now',
-    ]);
+    expect(
+      parse('> Quoted text is here. Another quoted sentence.\n\nBefore the break now\n\n* * *\n\nAfter the break now').facts.map(
+        (f) => f.text,
+      ),
+    ).toEqual(['Quoted text is here.', 'Another quoted sentence.', 'Before the break now', 'After the break now']);
   });
 
   it('keeps duplicate facts once per heading', () => {

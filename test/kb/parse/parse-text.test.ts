@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+
 import { parseDocument } from '../../../src/kb/parse/index.js';
 
 const parse = (text: string) => parseDocument(text, 'text');
@@ -17,7 +18,8 @@ describe('parseDocument (text)', () => {
   });
 
   it('makes each list line its own fact with the marker removed', () => {
-    const doc = 'Traffic signs serve two purposes:\n- To regulate traffic.\n* To warn road users.\n• To inform drivers\nof hazards ahead\na) Letter item one\n(b) Letter item two\n1. Number item one\n2) Number item two\ni. Roman item one';
+    const doc =
+      'Traffic signs serve two purposes:\n- To regulate traffic.\n* To warn road users.\n• To inform drivers\nof hazards ahead\na) Letter item one\n(b) Letter item two\n1. Number item one\n2) Number item two\ni. Roman item one';
     expect(texts(doc)).toEqual([
       'Traffic signs serve two purposes:',
       'To regulate traffic.',
@@ -62,7 +64,9 @@ describe('parseDocument (text)', () => {
   });
 
   it('does not take sentences, long lines or prices for headings', () => {
-    const doc = parse('Intro line that is long enough to not be a title at all here.\n\nThis is a sentence.\n\n$830 per day\n\nThis line has far too many words to ever be a heading line\n\nBody text here.');
+    const doc = parse(
+      'Intro line that is long enough to not be a title at all here.\n\nThis is a sentence.\n\n$830 per day\n\nThis line has far too many words to ever be a heading line\n\nBody text here.',
+    );
     expect(doc.facts.every((fact) => fact.heading === null)).toBe(true);
     expect(doc.title).toBeNull();
   });
@@ -78,7 +82,13 @@ describe('parseDocument (text)', () => {
 
   it('drops page numbers and running headers repeated three or more times', () => {
     const page = (n: number, body: string) => `BASIC THEORY OF DRIVING\n\n${body}\n\n${n}\n`;
-    const doc = parse([page(1, 'Drivers must keep left.'), page(2, 'Drivers must signal early.'), page(3, 'Page 3 of 9\nDrivers must stop at red lights.')].join('\n'));
+    const doc = parse(
+      [
+        page(1, 'Drivers must keep left.'),
+        page(2, 'Drivers must signal early.'),
+        page(3, 'Page 3 of 9\nDrivers must stop at red lights.'),
+      ].join('\n'),
+    );
     expect(doc.facts.map((fact) => fact.text)).toEqual([
       'Drivers must keep left.',
       'Drivers must signal early.',
@@ -95,7 +105,9 @@ describe('parseDocument (text)', () => {
   });
 
   it('joins a numbered heading that wraps onto a second line', () => {
-    const doc = parse('4.4 What does Premium Cap mean? What is the Phased Support and\nwho is eligible for it?\nThe increase is capped at 35% over three years.');
+    const doc = parse(
+      '4.4 What does Premium Cap mean? What is the Phased Support and\nwho is eligible for it?\nThe increase is capped at 35% over three years.',
+    );
     expect(doc.facts).toEqual([
       {
         text: 'The increase is capped at 35% over three years.',

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
+
 import { splitSentences } from '../../../src/kb/parse/index.js';
 
 describe('splitSentences', () => {
   it('splits on . ! ? before a capital, digit, quote or bracket', () => {
-    expect(splitSentences('The plan covers wards. Is it free? No, it is not! "Quoted" starts here. (Bracketed) starts too. 2025 was the first year.')).toEqual([
+    expect(
+      splitSentences(
+        'The plan covers wards. Is it free? No, it is not! "Quoted" starts here. (Bracketed) starts too. 2025 was the first year.',
+      ),
+    ).toEqual([
       'The plan covers wards.',
       'Is it free?',
       'No, it is not!',
@@ -32,7 +37,11 @@ describe('splitSentences', () => {
   });
 
   it('keeps decimals, initials and ellipses inside the sentence', () => {
-    expect(splitSentences('A coffee costs $1.50 and the rate is 3.5% this year. J. Smith and A. B. Tan wrote the report. He waited... Then he left the room.')).toEqual([
+    expect(
+      splitSentences(
+        'A coffee costs $1.50 and the rate is 3.5% this year. J. Smith and A. B. Tan wrote the report. He waited... Then he left the room.',
+      ),
+    ).toEqual([
       'A coffee costs $1.50 and the rate is 3.5% this year.',
       'J. Smith and A. B. Tan wrote the report.',
       'He waited... Then he left the room.',
@@ -40,11 +49,9 @@ describe('splitSentences', () => {
   });
 
   it('does not split inside parentheses or quotes that close in the same sentence', () => {
-    expect(splitSentences('Stop (Stop before the white line. Give way to traffic) at the junction. She said "Stop. Now." Then she went home.')).toEqual([
-      'Stop (Stop before the white line. Give way to traffic) at the junction.',
-      'She said "Stop. Now."',
-      'Then she went home.',
-    ]);
+    expect(
+      splitSentences('Stop (Stop before the white line. Give way to traffic) at the junction. She said "Stop. Now." Then she went home.'),
+    ).toEqual(['Stop (Stop before the white line. Give way to traffic) at the junction.', 'She said "Stop. Now."', 'Then she went home.']);
   });
 
   it('splits "account.If you" where scraped text lost the space', () => {
