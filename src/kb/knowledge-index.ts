@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 
 import type { EvidenceFact, Vocabulary } from '../core/gate/types.js';
 import { Bm25Index } from '../core/retrieval/bm25-index.js';
@@ -6,20 +6,34 @@ import { reciprocalRankFusion, topByCosine } from '../core/retrieval/fusion.js';
 import { identifierTags } from '../core/text/analyse-question.js';
 import { CandorError } from '../errors.js';
 import type { Db } from '../store/open-store.js';
-import { facts, knowledgeBases } from '../store/schema.js';
+import { documents, facts, kbGateSettings, knowledgeBases } from '../store/schema.js';
 import { loadEmbeddings } from './embed-facts.js';
+
+/** A KB's own calibrated gate setting (the newest version), from `candor eval calibrate --apply`. */
+export interface KbGateSetting {
+  readonly version: number;
+  readonly minAnswerability: number;
+  readonly method: string;
+  readonly model: string;
+}
 
 export interface StoredFact {
   readonly id: number;
   readonly externalId: string | null;
   readonly text: string;
   readonly heading: string | null;
+  /** The document's path in the KB, for document facts (its folder and file names are searched as context). */
+  readonly documentPath?: string | null;
   readonly source: string;
+  /** Null only for rows written before passages were stored; such a fact is its own passage. */
+  readonly passage: string | null;
   readonly confidence: number;
 }
 
 /** A knowledge base version, searchable in memory. Rebuilt when the version changes. */
 export class KnowledgeIndex {
+  /** This KB's calibrated gate setting in force, if any (kept current by KnowledgeIndexCache). */
+  gateSetting: KbGateSetting | null = null;
   private readonly byId = new Map<number, StoredFact>();
   private readonly byExternalId = new Map<string, number>();
   readonly bm25: Bm25Index;
@@ -36,19 +50,31 @@ export class KnowledgeIndex {
       this.byId.set(row.id, row);
       if (row.externalId !== null) this.byExternalId.set(row.externalId, row.id);
     }
-    this.bm25 = new Bm25Index(rows.map((row) => ({ key: row.id, text: row.text, context: row.heading, tags: identifierTags(row.text) })));
+    this.bm25 = new Bm25Index(
+      rows.map((row) => ({ key: row.id, text: row.text, context: searchContext(row), tags: identifierTags(row.text) })),
+    );
   }
 
   get size(): number {
     return this.byId.size;
   }
 
-  /** Store ids of the facts with these external ids (unknown ones are returned separately). */
+  /** Every fact of this version, in store order. */
+  allFacts(): StoredFact[] {
+    return [...this.byId.values()];
+  }
+
+  /**
+   * Store ids of the facts with these external ids (unknown ones are returned
+   * separately). A fact without an external id is named by its store id, as
+   * decisions and generated questions name it.
+   */
   resolveExternalIds(ids: readonly string[]): { keys: Set<number>; unknown: string[] } {
     const keys = new Set<number>();
     const unknown: string[] = [];
     for (const id of ids) {
-      const key = this.byExternalId.get(id);
+      const key =
+        this.byExternalId.get(id) ?? (/^\d+$/.test(id) && this.byId.get(Number(id))?.externalId === null ? Number(id) : undefined);
       if (key === undefined) unknown.push(id);
       else keys.add(key);
     }
@@ -89,6 +115,7 @@ export class KnowledgeIndex {
       externalId: fact.externalId,
       text: fact.text,
       source: fact.source,
+      passage: fact.passage ?? `fact#${fact.id}`,
       heading: fact.heading,
       confidence: fact.confidence,
       similarity,
@@ -102,6 +129,7 @@ export class KnowledgeIndex {
     return {
       has: (term) => this.bm25.df(term, exclude) > 0,
       idf: (term) => this.bm25.idf(term, exclude),
+      unseenIdf: () => this.bm25.idf(UNSEEN_TERM, exclude),
     };
   }
 }
@@ -121,7 +149,13 @@ export class KnowledgeIndexCache {
 
   async get(name: string): Promise<KnowledgeIndex> {
     const [kb] = await this.db
-      .select({ id: knowledgeBases.id, version: knowledgeBases.currentVersion })
+      .select({
+        id: knowledgeBases.id,
+        version: knowledgeBases.currentVersion,
+        gateVersion: sql<
+          number | null
+        >`(select max(${kbGateSettings.version}) from ${kbGateSettings} where ${kbGateSettings.kbId} = ${knowledgeBases.id})`,
+      })
       .from(knowledgeBases)
       .where(eq(knowledgeBases.name, name));
     if (!kb)
@@ -131,14 +165,16 @@ export class KnowledgeIndexCache {
         { status: 404 },
       );
     const cached = this.cache.get(name);
-    if (cached) {
-      const index = await cached.catch(() => undefined);
-      if (index && index.version === kb.version && index.kbId === kb.id) return index;
+    let index = cached ? await cached.catch(() => undefined) : undefined;
+    if (!index || index.version !== kb.version || index.kbId !== kb.id) {
+      const loading = this.load(kb.id, name, kb.version);
+      this.cache.set(name, loading);
+      loading.catch(() => this.cache.delete(name));
+      index = await loading;
     }
-    const loading = this.load(kb.id, name, kb.version);
-    this.cache.set(name, loading);
-    loading.catch(() => this.cache.delete(name));
-    return loading;
+    const gateVersion = kb.gateVersion === null ? null : Number(kb.gateVersion);
+    if ((index.gateSetting?.version ?? null) !== gateVersion) index.gateSetting = await loadGateSetting(this.db, kb.id);
+    return index;
   }
 
   private async load(kbId: number, name: string, version: number): Promise<KnowledgeIndex> {
@@ -148,16 +184,54 @@ export class KnowledgeIndexCache {
         externalId: facts.externalId,
         text: facts.text,
         heading: facts.heading,
+        documentPath: sql<string | null>`case when ${facts.externalId} is null then ${documents.path} end`,
         source: facts.source,
+        passage: facts.passage,
         confidence: facts.confidence,
       })
       .from(facts)
+      .innerJoin(documents, eq(documents.id, facts.documentId))
       .where(and(eq(facts.kbId, kbId), isNull(facts.retiredInVersion)))
       .orderBy(facts.id);
     const vectors = this.embeddingModel ? await loadEmbeddings(this.db, kbId, this.embeddingModel) : new Map<number, Float32Array>();
     return new KnowledgeIndex(kbId, name, version, rows, vectors);
   }
 }
+
+/** The newest calibrated gate setting of a KB, or null. */
+export async function loadGateSetting(db: Db, kbId: number): Promise<KbGateSetting | null> {
+  const [row] = await db
+    .select({
+      version: kbGateSettings.version,
+      minAnswerability: kbGateSettings.minAnswerability,
+      method: kbGateSettings.method,
+      model: kbGateSettings.model,
+    })
+    .from(kbGateSettings)
+    .where(eq(kbGateSettings.kbId, kbId))
+    .orderBy(desc(kbGateSettings.version))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * What a fact is searched with besides its text: its document's folder and file
+ * names (an organisation's "hr/leave-policy.md" names its subject, as a URL does
+ * for a web page; numbers and extensions dropped) and its heading path.
+ * Ready-made (.jsonl) facts have no document path: their heading alone.
+ */
+export function searchContext(fact: Pick<StoredFact, 'heading' | 'documentPath'>): string | null {
+  const pathWords = (fact.documentPath ?? '')
+    .replace(/\.[A-Za-z0-9]+$/, '')
+    .split(/[\/_\-.\s]+/)
+    .filter((word) => word !== '' && !/^\d+$/.test(word))
+    .join(' ');
+  const parts = [pathWords, fact.heading ?? ''].filter((part) => part !== '');
+  return parts.length === 0 ? null : parts.join(' › ');
+}
+
+/** No token can produce this term, so its IDF is that of a term no fact holds. */
+const UNSEEN_TERM = '\u0000';
 
 function cosine(v: Float32Array | undefined, q: Float32Array): number {
   if (!v || v.length !== q.length) return 0;

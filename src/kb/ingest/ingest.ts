@@ -2,7 +2,8 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 
 import type { Db } from '../../store/open-store.js';
 import { documents, facts, kbVersions, knowledgeBases } from '../../store/schema.js';
-import { listSourceFiles, readSourceDocument, type NewFact, type Skipped, type SourceDocument } from './read-sources.js';
+import { TypeTally, type CountsByType } from './ingest-report.js';
+import { fileTypeOf, listSourceFiles, readSourceDocument, type NewFact, type Skipped, type SourceDocument } from './read-sources.js';
 
 export interface IngestSummary {
   readonly kb: { readonly name: string; readonly version: number };
@@ -12,7 +13,12 @@ export interface IngestSummary {
   readonly unchanged: number;
   readonly facts: number;
   readonly retiredFacts: number;
+  /** Files left out on purpose (unsupported type, scanned PDF without text), and lines or pages left out of read files. */
   readonly skipped: readonly Skipped[];
+  /** Files that could not be read (corrupt, encrypted or truncated PDFs, binary text, too large); the rest of the batch is stored. */
+  readonly errors: readonly Skipped[];
+  /** Files, facts stored, table rows, skipped items and errors per file type. */
+  readonly byType: CountsByType;
   readonly ms: number;
 }
 
@@ -40,14 +46,23 @@ export async function ingestPaths(db: Db, paths: readonly string[], options: Ing
   const now = options.now ?? Date.now;
   const started = now();
   const { files, skipped } = listSourceFiles(paths);
+  const tally = new TypeTally(fileTypeOf);
+  for (const entry of skipped) tally.left(entry, 'skipped');
+  const errors: Skipped[] = [];
   const docs: SourceDocument[] = [];
   for (const [i, file] of files.entries()) {
-    try {
-      const doc = readSourceDocument(file);
-      docs.push(doc);
-      for (const line of doc.skipped) skipped.push({ path: file.file, reason: line });
-    } catch (error) {
-      skipped.push({ path: file.file, reason: (error as Error).message });
+    const outcome = await readSourceDocument(file).catch((error: unknown) => ({
+      kind: 'error' as const,
+      reason: (error as Error).message,
+    }));
+    if (outcome.kind === 'document') {
+      docs.push(outcome.doc);
+      tally.read(outcome.doc);
+      for (const line of outcome.doc.skipped) skipped.push({ path: file.file, reason: line });
+    } else {
+      const entry = { path: file.file, reason: outcome.reason };
+      (outcome.kind === 'error' ? errors : skipped).push(entry);
+      tally.left(entry, outcome.kind === 'error' ? 'errors' : 'skipped');
     }
     if (files.length >= 20 && (i + 1) % 20 === 0) options.onProgress?.(`read ${i + 1}/${files.length} files`);
   }
@@ -85,6 +100,7 @@ export async function ingestPaths(db: Db, paths: readonly string[], options: Ing
       counts.retiredFacts = retired.length;
     }
     for (const doc of pending) {
+      tally.stored(doc);
       if (activeByPath.has(doc.path)) counts.changed += 1;
       else counts.added += 1;
       const [row] = await tx
@@ -117,6 +133,8 @@ export async function ingestPaths(db: Db, paths: readonly string[], options: Ing
     facts: result.facts,
     retiredFacts: result.retiredFacts,
     skipped,
+    errors,
+    byType: tally.result(),
     ms: now() - started,
   };
 }

@@ -3,7 +3,11 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 
-import { formatFromPath, parseDocument } from '../parse/index.js';
+import { formatFromPath, parseDocument, type DocumentFormat, type ParsedDocument } from '../parse/index.js';
+import { binaryFormatFromPath, parseBinaryDocument, type BinaryFormat } from '../parse/parse-binary.js';
+
+/** What a file is read as: a text format, a binary document format, or ready-made facts. */
+export type FileType = DocumentFormat | BinaryFormat | 'jsonl';
 
 /** A fact ready to store, before it has an id. */
 export interface NewFact {
@@ -12,17 +16,27 @@ export interface NewFact {
   readonly heading: string | null;
   readonly position: number;
   readonly source: string;
+  /** Facts of one passage are one candidate answer (see EvidenceFact.passage). */
+  readonly passage: string;
   readonly confidence: number;
 }
 
 export interface SourceDocument {
   readonly path: string;
+  readonly type: FileType;
   readonly title: string | null;
   readonly hash: string;
   readonly facts: readonly NewFact[];
+  /** How many of the facts are table or label–value rows. */
+  readonly rows: number;
   /** Lines or parts that could not be used, with why. */
   readonly skipped: readonly string[];
 }
+
+/** Reading one file: a document, a file left out on purpose (nothing to read in it), or a file that could not be read. */
+export type ReadOutcome =
+  | { readonly kind: 'document'; readonly doc: SourceDocument }
+  | { readonly kind: 'skipped' | 'error'; readonly type: FileType; readonly reason: string };
 
 export interface Skipped {
   readonly path: string;
@@ -36,6 +50,10 @@ const FACT_LINE = z.object({
   text: z.string().trim().min(1).max(20_000),
   source: z.string().min(1).max(2048).optional(),
   confidence: z.number().min(0).max(1).optional(),
+  /** Facts naming the same passage (e.g. the sentences of one paragraph) are one candidate answer; without it a fact is its own. */
+  passage: z.string().min(1).max(2048).optional(),
+  /** Section heading, searched with the fact as a document's headings are. */
+  heading: z.string().trim().min(1).max(2048).optional(),
 });
 
 /** A file to ingest and the name it is known by in the KB. */
@@ -65,7 +83,7 @@ export function listSourceFiles(paths: readonly string[]): { files: SourceFile[]
     }
     if (stat.isDirectory()) {
       for (const entry of readdirSync(path).sort()) if (!entry.startsWith('.')) visit(join(path, entry), root);
-    } else if (extname(path).toLowerCase() === '.jsonl' || formatFromPath(path) !== null) {
+    } else if (fileTypeOf(path) !== null) {
       const key = (path === root ? basename(path) : relative(root, path)).split(sep).join('/');
       const earlier = byKey.get(key);
       if (earlier === undefined) {
@@ -75,36 +93,60 @@ export function listSourceFiles(paths: readonly string[]): { files: SourceFile[]
         skipped.push({ path, reason: `another file in this run is also named "${key}" (${earlier}); ingest their common folder instead` });
       }
     } else {
-      skipped.push({ path, reason: `unsupported file type "${extname(path) || '(none)'}"` });
+      const ext = extname(path).toLowerCase();
+      const hint = ext === '.doc' ? ' (save it as .docx)' : '';
+      skipped.push({ path, reason: `unsupported file type "${extname(path) || '(none)'}"${hint}` });
     }
   };
   for (const path of paths) visit(path, path);
   return { files, skipped };
 }
 
-/** Reads and splits one file; throws with a readable message for binary or oversized input. */
-export function readSourceDocument({ file, key: path }: SourceFile): SourceDocument {
+/** The type a file is read as, from its extension; null when Candor does not read it. */
+export function fileTypeOf(path: string): FileType | null {
+  if (extname(path).toLowerCase() === '.jsonl') return 'jsonl';
+  return formatFromPath(path) ?? binaryFormatFromPath(path);
+}
+
+/**
+ * Reads and splits one file. Expected failures (oversized, binary where text
+ * was expected, encrypted, corrupt or truncated documents, scans without
+ * text) are outcomes with a message naming the problem; only I/O errors throw.
+ */
+export async function readSourceDocument({ file, key: path }: SourceFile): Promise<ReadOutcome> {
+  const type = fileTypeOf(file);
+  if (type === null) return { kind: 'error', type: 'text', reason: 'unsupported file type' };
   const bytes = readFileSync(file);
-  if (bytes.length > MAX_FILE_BYTES) throw new Error(`larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB`);
-  if (bytes.includes(0)) throw new Error('binary content (NUL bytes), not text');
-  const content = bytes.toString('utf8');
+  if (bytes.length > MAX_FILE_BYTES) return { kind: 'error', type, reason: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB` };
   const hash = createHash('sha256').update(bytes).digest('hex');
-  if (extname(file).toLowerCase() === '.jsonl') return { path, hash, ...readFactLines(content, path) };
-  const format = formatFromPath(file);
-  if (format === null) throw new Error('unsupported file type');
-  const parsed = parseDocument(content, format);
+  if (type === 'pdf' || type === 'docx') {
+    const read = await parseBinaryDocument(bytes, type);
+    if (!read.ok) return { kind: read.skipped ? 'skipped' : 'error', type, reason: read.reason };
+    return { kind: 'document', doc: toSourceDocument(path, type, hash, read.doc, read.notes) };
+  }
+  if (bytes.includes(0)) return { kind: 'error', type, reason: 'binary content (NUL bytes), not text' };
+  const content = bytes.toString('utf8');
+  if (type === 'jsonl') return { kind: 'document', doc: { path, type, hash, rows: 0, ...readFactLines(content, path) } };
+  return { kind: 'document', doc: toSourceDocument(path, type, hash, parseDocument(content, type), []) };
+}
+
+/** Facts with their source locators: "file.pdf › p. 6 › Table A > Limits", "guide.md › Claims". */
+function toSourceDocument(path: string, type: FileType, hash: string, parsed: ParsedDocument, notes: readonly string[]): SourceDocument {
   const facts = parsed.facts.map((fact) => ({
     externalId: null,
     text: fact.text,
     heading: fact.heading,
     position: fact.position,
-    source: fact.heading ? `${path} › ${fact.heading}` : path,
+    source: [path, fact.page === undefined ? null : `p. ${fact.page}`, fact.heading].filter((part) => part).join(' › '),
+    // A passage is the document and section: a section that runs over a page break is still one passage.
+    passage: fact.heading ? `${path} › ${fact.heading}` : path,
     confidence: 1,
   }));
-  return { path, hash, title: parsed.title, facts, skipped: [] };
+  const rows = parsed.facts.filter((fact) => fact.row === true).length;
+  return { path, type, hash, title: parsed.title, facts, rows, skipped: [...notes] };
 }
 
-function readFactLines(content: string, path: string): Omit<SourceDocument, 'path' | 'hash'> {
+export function readFactLines(content: string, path: string): Pick<SourceDocument, 'title' | 'facts' | 'skipped'> {
   const facts: NewFact[] = [];
   const skipped: string[] = [];
   const seen = new Set<string>();
@@ -127,9 +169,10 @@ function readFactLines(content: string, path: string): Omit<SourceDocument, 'pat
       facts.push({
         externalId: fact.data.id,
         text: fact.data.text,
-        heading: null,
+        heading: fact.data.heading ?? null,
         position: facts.length,
         source: fact.data.source ?? `${path}#${fact.data.id}`,
+        passage: fact.data.passage === undefined ? `${path}#${fact.data.id}` : `${path}#${fact.data.passage}`,
         confidence: fact.data.confidence ?? 1,
       });
     }

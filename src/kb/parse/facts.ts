@@ -4,28 +4,42 @@ import type { ParsedDocument, ParsedFact } from './types.js';
 
 /** A fact must hold at least one word of two or more letters; "A", "(b)", "$240" and "5" carry nothing. */
 const HAS_WORD = /\p{L}{2}/u;
+/**
+ * A question states nothing: as a fact it matches every question like it and answers none
+ * (a table of contents listing "Who needs to pay Additional Premiums?"). FAQ questions that head
+ * their answers are headings, which every parser keeps as context.
+ */
+const QUESTION = /\?["'”’)\]]*$/u;
+
+/** Where a fact sits beyond its heading: its page, for paged formats. */
+export interface FactPlace {
+  readonly page?: number | undefined;
+}
 
 /**
- * Collects facts in document order: drops empty and wordless ones, keeps a
- * fact only once per heading, and numbers positions from 0.
+ * Collects facts in document order: drops empty, wordless and question-only
+ * ones, keeps a fact only once per heading, and numbers positions from 0.
  */
 export class FactCollector {
   private readonly facts: ParsedFact[] = [];
   private readonly seen = new Set<string>();
 
   /** A block of running text: one fact per sentence. */
-  addParagraph(text: string, heading: string | null): void {
-    for (const sentence of splitSentences(text)) this.addFact(sentence, heading);
+  addParagraph(text: string, heading: string | null, where: FactPlace = {}): void {
+    for (const sentence of splitSentences(text)) this.addFact(sentence, heading, { page: where.page });
   }
 
   /** A list item, table row or other unit kept whole as one fact. */
-  addFact(text: string, heading: string | null): void {
+  addFact(text: string, heading: string | null, where: FactPlace & { row?: boolean } = {}): void {
     const clean = normaliseWhitespace(text);
-    if (!HAS_WORD.test(clean)) return;
+    if (!HAS_WORD.test(clean) || QUESTION.test(clean)) return;
     const key = `${heading ?? ''}\u0000${clean}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
-    this.facts.push({ text: clean, heading, position: this.facts.length });
+    const fact: ParsedFact = { text: clean, heading, position: this.facts.length };
+    if (where.row === true) fact.row = true;
+    if (where.page !== undefined) fact.page = where.page;
+    this.facts.push(fact);
   }
 
   get count(): number {
@@ -83,10 +97,16 @@ export function renderTableRow(headers: readonly string[], cells: readonly strin
 }
 
 /** Emits a table: the header row labels every body row; a lone row becomes its cells joined by "; ". */
-export function addTable(collector: FactCollector, headers: readonly string[], rows: readonly string[][], heading: string | null): void {
+export function addTable(
+  collector: FactCollector,
+  headers: readonly string[],
+  rows: readonly string[][],
+  heading: string | null,
+  where: FactPlace = {},
+): void {
   if (rows.length === 0) {
-    collector.addFact(renderTableRow([], headers), heading);
+    collector.addFact(renderTableRow([], headers), heading, { ...where, row: true });
     return;
   }
-  for (const row of rows) collector.addFact(renderTableRow(headers, row), heading);
+  for (const row of rows) collector.addFact(renderTableRow(headers, row), heading, { ...where, row: true });
 }

@@ -3,8 +3,8 @@ import { parseMarkdown } from './parse-markdown.js';
 import { parseText } from './parse-text.js';
 import type { DocumentFormat, ParsedDocument } from './types.js';
 
-export type { DocumentFormat, ParsedDocument, ParsedFact } from './types.js';
 export { splitSentences } from './split-sentences.js';
+export type { DocumentFormat, ParsedDocument, ParsedFact } from './types.js';
 
 const EXTENSIONS: Record<string, DocumentFormat> = {
   txt: 'text',

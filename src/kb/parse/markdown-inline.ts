@@ -1,34 +1,46 @@
-import { decodeEntities } from './entities.js';
+import { tokenizeHtml } from './html-tokenizer.js';
 
-const HOLD_OPEN = '\uE000';
-const HOLD_CLOSE = '\uE001';
+interface InlineToken {
+  readonly type: string;
+  readonly content: string;
+  readonly children: readonly InlineToken[] | null;
+}
+
+/** "[text][label]" whose label is defined nowhere: markdown-it leaves it literal; a reader sees just the text. */
+const UNRESOLVED_REFERENCE = /\[([^\]]+)\]\[[^\]]*\]/g;
+/** Footnote references ("[^1]"): markers, not text. */
+const FOOTNOTE_REFERENCE = /\[\^[^\]]+\]/g;
 
 /**
- * Removes inline Markdown: images are dropped, links keep their text, code spans
- * keep their content, emphasis markers and inline HTML tags go, backslash
- * escapes and entities are resolved.
+ * The plain text of a markdown-it inline token: text and code spans keep their
+ * content (entities and backslash escapes already resolved by the parser),
+ * line breaks become spaces, emphasis and link markup go, images are dropped,
+ * and inline HTML keeps only its text.
  */
-export function stripInlineMarkdown(text: string): string {
-  const held: string[] = [];
-  const hold = (value: string): string => `${HOLD_OPEN}${held.push(value) - 1}${HOLD_CLOSE}`;
-  let out = text
-    .replace(/(`+)([\s\S]*?[^`])\1(?!`)/g, (_whole, _ticks: string, code: string) => hold(code.trim()))
-    .replace(/\\([!-/:-@[-`{-~])/g, (_whole, ch: string) => hold(ch))
-    .replace(/!\[[^\]]*\](?:\((?:[^()]|\([^)]*\))*\)|\[[^\]]*\])?/g, '')
-    .replace(/\[\^[^\]]+\]/g, '')
-    .replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
-    .replace(/<((?:https?|ftp|mailto):[^>\s]+)>/gi, '$1')
-    .replace(/<([^>\s@]+@[^>\s]+\.[^>\s]+)>/g, '$1')
-    .replace(/<br\s*\/?>/gi, ' ')
-    .replace(/<\/?[a-zA-Z][^>]*>/g, '');
-  for (let pass = 0; pass < 3; pass++) {
-    out = out
-      .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, '$2')
-      .replace(/~~(?=\S)([\s\S]*?\S)~~/g, '$1')
-      .replace(/\*(?=[^\s*])([^*]*?[^\s*])\*|\*([^\s*])\*/g, '$1$2')
-      .replace(/(^|[^\p{L}\p{N}_])_(?=[^\s_])([^_]*?[^\s_]|[^\s_])_(?![\p{L}\p{N}_])/gu, '$1$2');
+export function inlineText(token: InlineToken | undefined): string {
+  let out = '';
+  let run = '';
+  const endRun = (): void => {
+    out += run.replace(UNRESOLVED_REFERENCE, '$1').replace(FOOTNOTE_REFERENCE, '');
+    run = '';
+  };
+  for (const child of token?.children ?? []) {
+    if (child.type === 'text') {
+      run += child.content;
+      continue;
+    }
+    endRun();
+    if (child.type === 'code_inline') out += child.content;
+    else if (child.type === 'softbreak' || child.type === 'hardbreak') out += ' ';
+    else if (child.type === 'html_inline') out += htmlText(child.content);
   }
-  out = decodeEntities(out);
-  return out.replace(new RegExp(`${HOLD_OPEN}(\\d+)${HOLD_CLOSE}`, 'g'), (_whole, index: string) => held[Number(index)] ?? '');
+  endRun();
+  return out;
+}
+
+/** An inline HTML tag contributes nothing but a space for a line break; text inside a whole fragment is kept. */
+function htmlText(html: string): string {
+  return tokenizeHtml(html)
+    .map((token) => (token.kind === 'text' ? token.text : token.kind === 'open' && token.name === 'br' ? ' ' : ''))
+    .join('');
 }

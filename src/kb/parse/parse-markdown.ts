@@ -1,105 +1,88 @@
+import MarkdownIt, { type Token } from 'markdown-it';
+
 import { addTable, FactCollector, HeadingStack } from './facts.js';
-import { stripInlineMarkdown } from './markdown-inline.js';
+import { inlineText } from './markdown-inline.js';
+import { parseHtml } from './parse-html.js';
 import type { ParsedDocument } from './types.js';
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
-const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;
-const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
-const LIST_ITEM = /^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)(?:\[[ xX]\][ \t]+)?/;
-const TABLE_DELIMITER = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
-const REFERENCE_DEFINITION = /^ {0,3}\[[^\]]+\]:[ \t]*\S/;
-const BLOCKQUOTE = /^ {0,3}(?:>[ \t]?)+/;
+/** CommonMark plus GFM tables and strikethrough; raw HTML allowed (its text is read by the HTML parser). */
+const markdown = new MarkdownIt('default', { html: true, linkify: false, typographer: false });
+const TASK_MARKER = /^\[[ xX]\][ \t]+/;
 
 /**
- * Markdown: ATX and setext headings build the heading path (the first H1 is the
- * title), paragraphs are split into sentences, each list item is one fact, each
- * table body row is one "Header: value; …" fact; front matter, fenced code and
- * link reference definitions are skipped.
+ * Markdown, read by markdown-it (CommonMark): ATX and setext headings build the
+ * heading path (the first H1 is the title), paragraphs are split into
+ * sentences, each list item is one fact (its later paragraphs are sentences),
+ * each table body row is one "Header: value; …" fact, HTML blocks go through
+ * the HTML parser. Front matter, fenced and indented code, and link reference
+ * definitions are not facts.
  */
 export function parseMarkdown(content: string): ParsedDocument {
   const lines = content.replace(/\r\n?/g, '\n').split('\n');
+  const tokens = markdown.parse(lines.slice(frontMatterEnd(lines)).join('\n'), {});
   const facts = new FactCollector();
   const headings = new HeadingStack();
   let title: string | null = null;
-  let paragraph: string[] = [];
-  let item: string | null = null;
-  let table: { headers: string[]; rows: string[][] } | null = null;
-  let fence: string | null = null;
+  /** Per open list item: whether its first paragraph (the item's own fact) has been taken. */
+  const items: boolean[] = [];
+  let table: { headers: string[]; rows: string[][]; inHead: boolean } | null = null;
 
-  const flush = (): void => {
-    if (paragraph.length > 0) facts.addParagraph(stripInlineMarkdown(paragraph.join(' ')), headings.path);
-    if (item !== null) facts.addFact(stripInlineMarkdown(item), headings.path);
-    if (table !== null) addTable(facts, table.headers, table.rows, headings.path);
-    paragraph = [];
-    item = null;
-    table = null;
-  };
-  const setHeading = (level: number, raw: string): void => {
-    const text = stripInlineMarkdown(raw);
-    headings.push(level, text);
-    if (level === 1 && title === null && text.trim() !== '') title = text;
-  };
-
-  for (let i = frontMatterEnd(lines); i < lines.length; i++) {
-    const original = lines[i] ?? '';
-    if (fence !== null) {
-      const close = FENCE.exec(original);
-      if (close !== null && close[1]![0] === fence[0] && close[1]!.length >= fence.length && original.trim() === close[1]) fence = null;
-      continue;
-    }
-    const opening = FENCE.exec(original);
-    if (opening !== null) {
-      flush();
-      fence = opening[1]!;
-      continue;
-    }
-    const line = original.replace(BLOCKQUOTE, '');
-    if (line.trim() === '') {
-      flush();
-      continue;
-    }
-    if (table !== null) {
-      if (line.includes('|')) {
-        table.rows.push(tableCells(line));
-        continue;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as Token;
+    switch (token.type) {
+      case 'heading_open': {
+        const text = inlineText(tokens[i + 1]);
+        const level = Number(token.tag.slice(1));
+        headings.push(level, text);
+        if (level === 1 && title === null && text.trim() !== '') title = text;
+        i += 2;
+        break;
       }
-      flush();
-    }
-    const atx = ATX_HEADING.exec(line);
-    if (atx !== null) {
-      flush();
-      setHeading(atx[1]!.length, atx[2] ?? '');
-      continue;
-    }
-    const underline = SETEXT_UNDERLINE.exec(line);
-    if (underline !== null && paragraph.length > 0 && item === null) {
-      const text = paragraph.join(' ');
-      paragraph = [];
-      setHeading(underline[1]!.startsWith('=') ? 1 : 2, text);
-      continue;
-    }
-    if (THEMATIC_BREAK.test(line) || (REFERENCE_DEFINITION.test(line) && paragraph.length === 0)) {
-      flush();
-      continue;
-    }
-    if (line.includes('|') && TABLE_DELIMITER.test(lines[i + 1] ?? '') && (lines[i + 1] ?? '').includes('-')) {
-      flush();
-      table = { headers: tableCells(line), rows: [] };
-      i++;
-      continue;
-    }
-    const marker = LIST_ITEM.exec(line);
-    if (marker !== null) {
-      flush();
-      item = line.slice(marker[0].length);
-    } else if (item !== null) {
-      item = `${item} ${line.trim()}`;
-    } else {
-      paragraph.push(line.trim());
+      case 'list_item_open':
+        items.push(false);
+        break;
+      case 'list_item_close':
+        items.pop();
+        break;
+      case 'inline': {
+        if (table !== null) break; // cells are read at th/td
+        const text = inlineText(token);
+        if (items.length > 0 && items[items.length - 1] === false) {
+          items[items.length - 1] = true;
+          facts.addFact(text.replace(TASK_MARKER, ''), headings.path);
+        } else {
+          facts.addParagraph(text, headings.path);
+        }
+        break;
+      }
+      case 'table_open':
+        table = { headers: [], rows: [], inHead: false };
+        break;
+      case 'thead_open':
+      case 'thead_close':
+        if (table !== null) table.inHead = token.type === 'thead_open';
+        break;
+      case 'tr_open':
+        if (table !== null && !table.inHead) table.rows.push([]);
+        break;
+      case 'th_open':
+      case 'td_open': {
+        const cell = inlineText(tokens[i + 1]);
+        if (table?.inHead) table.headers.push(cell);
+        else table?.rows[table.rows.length - 1]?.push(cell);
+        break;
+      }
+      case 'table_close':
+        if (table !== null) addTable(facts, table.headers, table.rows, headings.path);
+        table = null;
+        break;
+      case 'html_block':
+        for (const fact of parseHtml(token.content).facts) facts.addFact(fact.text, headings.path, { row: fact.row === true });
+        break;
+      default:
+        break; // fence, code_block, hr, blockquote and list wrappers carry no text of their own
     }
   }
-  flush();
   return facts.result(title);
 }
 
@@ -111,12 +94,4 @@ function frontMatterEnd(lines: readonly string[]): number {
     if (line === '---' || line === '...') return i + 1;
   }
   return 0;
-}
-
-function tableCells(line: string): string[] {
-  const inner = line
-    .trim()
-    .replace(/^\|/, '')
-    .replace(/(?<!\\)\|$/, '');
-  return inner.split(/(?<!\\)\|/).map((cell) => stripInlineMarkdown(cell.replace(/\\\|/g, '|')));
 }

@@ -1,13 +1,10 @@
 import { FactCollector, HeadingStack } from './facts.js';
+import { isValueLine, LIST_ITEM, NUMBERED_HEADING, PAGE_NUMBER } from './line-shapes.js';
 import { normaliseWhitespace } from './normalise.js';
 import { wordCount } from './split-sentences.js';
+import { TextRows } from './text-rows.js';
 import type { ParsedDocument } from './types.js';
 
-/** "- x", "* x", "• x", "a) x", "(b) x", "1. x", "1) x", "(2) x", "i. x", "iv) x". */
-const LIST_ITEM = /^(?:[-*•◦▪]|\(?[a-z]\)|\((?:\d{1,3}|[ivx]{1,4})\)|(?:\d{1,3}|[ivx]{1,4})[.)])\s+/i;
-/** "3.2 What is…", "4. Government subsidies": the number fixes the nesting depth. */
-const NUMBERED_HEADING = /^(\d{1,2}(?:\.\d{1,2})+\.?|\d{1,2}\.)\s+[\p{Lu}\p{N}"“(]/u;
-const PAGE_NUMBER = /^(?:(?:page|p\.)\s*)?\d{1,4}(?:\s*(?:of|\/)\s*\d{1,4})?$|^[-–—]\s*\d{1,4}\s*[-–—]$/i;
 const ENDS_CLAUSE = /[.,;:]$/;
 const ENDS_SENTENCE = /[.!?:]$/;
 /** A dropped page-number line: it ends a paragraph but, unlike a blank line, does not make its neighbours stand alone. */
@@ -27,7 +24,8 @@ interface Heading {
  * Plain text: blank lines separate paragraphs, wrapped lines are joined, list
  * lines become one fact each, headings are numbered, ALL CAPS or short lines
  * standing alone; page numbers and lines repeated 3+ times (running headers
- * and footers) are dropped.
+ * and footers) are dropped. Label–value rows (a short label run, then a value
+ * line; see label-value.ts) are one fact each, wherever a block may start.
  */
 export function parseText(content: string): ParsedDocument {
   const raw = content.replace(/\r\n?/g, '\n').split('\n').map(normaliseWhitespace);
@@ -39,6 +37,7 @@ export function parseText(content: string): ParsedDocument {
   let paragraph: string[] = [];
   let item: string | null = null;
   let orphan: { text: string; parent: string | null; factsBefore: number } | null = null;
+  const rows = new TextRows();
 
   const flush = (): void => {
     if (paragraph.length > 0) facts.addParagraph(paragraph.join(' '), headings.path);
@@ -62,6 +61,15 @@ export function parseText(content: string): ParsedDocument {
     const previous = lines[i - 1] ?? '';
     const startsBlock = previous === '';
     const nothingOpen = paragraph.length === 0 && item === null;
+    if (startsBlock || previous === DROPPED || LIST_ITEM.test(line) || rows.follows(lines, i)) {
+      const found = rows.read(lines, i);
+      if (found !== null) {
+        flush();
+        for (const text of found.texts) facts.addFact(text, headings.path, { row: true });
+        i = found.end - 1;
+        continue;
+      }
+    }
     const heading = detectHeading(lines, i, i === firstLine, startsBlock || nothingOpen || ENDS_SENTENCE.test(previous));
     if (heading !== null) {
       flush();
@@ -111,11 +119,11 @@ function detectHeading(lines: readonly string[], i: number, isFirstLine: boolean
   return standsAlone ? { text: line, rank: RANK_WEAK, lines: 1 } : null;
 }
 
-/** Lines (up to 12 words) that occur 3+ times verbatim: running headers and footers. */
+/** Lines (up to 12 words) that occur 3+ times verbatim: running headers and footers. Values ("$620 per treatment") repeat in tables and stay. */
 function repeatedLines(lines: readonly string[]): Set<string> {
   const counts = new Map<string, number>();
   for (const line of lines) {
-    if (line !== '' && wordCount(line) <= 12) counts.set(line, (counts.get(line) ?? 0) + 1);
+    if (line !== '' && wordCount(line) <= 12 && !isValueLine(line)) counts.set(line, (counts.get(line) ?? 0) + 1);
   }
   return new Set([...counts].filter(([, count]) => count >= 3).map(([line]) => line));
 }

@@ -7,6 +7,10 @@ export interface ParsedFact {
   heading: string | null;
   /** 0-based ordinal of the fact within the document. */
   position: number;
+  /** Set on a table row or label–value row kept whole as one fact (counted apart in ingest summaries). */
+  row?: true;
+  /** 1-based page number, for paged formats (PDF). */
+  page?: number;
 }
 
 export interface ParsedDocument {

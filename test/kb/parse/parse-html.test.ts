@@ -77,6 +77,12 @@ describe('parseDocument (html)', () => {
     ).toEqual(['Tom & Jerry <3 > "cheese" \'a lot\' now — — fine © &bogus;.', 'a < b and c > d hold here.']);
   });
 
+  it('decodes every named entity of the HTML standard, not just the common ones', () => {
+    expect(
+      texts('<p>Caf&eacute; patrons aged &ge; 65 pay &frac13; &rarr; see &Aring;land &amp; &NotEqualTilde; rules &hearts;.</p>'),
+    ).toEqual(['Café patrons aged ≥ 65 pay ⅓ → see Åland & ≂̸ rules ♥.']);
+  });
+
   it('splits dt, dd and blockquote into their own blocks and drops comments', () => {
     expect(
       texts(

@@ -73,6 +73,24 @@ describe('parseDocument (markdown)', () => {
     expect(doc.title).toBeNull();
   });
 
+  it('does not take indented code for prose, and decodes entities everywhere', () => {
+    const doc = parse(
+      'Install it like this:\n\n    npm install --save candor\n    Then nothing here is a fact.\n\nCaf&eacute; staff aged &ge; 18 may apply &rarr; today.',
+    );
+    expect(doc.facts.map((fact) => fact.text)).toEqual(['Install it like this:', 'Café staff aged ≥ 18 may apply → today.']);
+  });
+
+  it('reads HTML blocks with the HTML parser', () => {
+    expect(
+      pairs(
+        '## Fees\n\n<table><tr><th>Item</th><th>Fee</th></tr><tr><td>Replacement card</td><td>$20</td></tr></table>\n\n<div>Fees are paid <b>online</b>.</div>',
+      ),
+    ).toEqual([
+      ['Fees', 'Item: Replacement card; Fee: $20'],
+      ['Fees', 'Fees are paid online.'],
+    ]);
+  });
+
   it('treats blockquote text as text and a thematic break as a boundary', () => {
     expect(
       parse('> Quoted text is here. Another quoted sentence.\n\nBefore the break now\n\n* * *\n\nAfter the break now').facts.map(

@@ -135,7 +135,8 @@ describe('parseDocument (text)', () => {
       heading: 'Table A: MediShield Life benefits > Claim limits',
       position: expect.any(Number) as number,
     });
-    expect(doc.facts.map((fact) => fact.text)).toContain('Psychiatric (up to 60 days per policy year)');
+    // the row label and its value (on a line of its own in the flattened table) are one fact since issue 12
+    expect(doc.facts.map((fact) => fact.text)).toContain('Psychiatric (up to 60 days per policy year): $230 per day');
     expect(doc.facts.some((fact) => fact.text.startsWith('- ') || fact.text === '5')).toBe(false);
   });
 });
