@@ -79,13 +79,34 @@ describe('asking the example knowledge base', () => {
       const d = await question('Who needs to pay Additional Premiums?');
       expect(d.reasons.filter((r) => !r.pass)).toEqual([]);
       expect(d.decision).toBe('answer');
-      expect(d.evidence.map((e) => e.text)).toContain(
+      // The first quote is one of the section's facts that says who pays (either is the answer).
+      expect([
         'Only those with serious pre-existing medical conditions need to pay an Additional Premium of 30% for the first 10 years, in addition to the standard MediShield Life premiums.',
+        'Those with serious pre-existing conditions will be informed to pay Additional Premiums.',
+      ]).toContain(d.evidence[0]?.text);
+    });
+
+    // Issue 9: asked as a citizen would. The booklet's answer is on the premium table's page, whose
+    // text never says "MediShield Life": its folder does (a document's path is searched as context).
+    it('Who pays the premiums for MediShield Life?', async () => {
+      const d = await question('Who pays the premiums for MediShield Life?');
+      expect(d.decision).toBe('answer');
+      expect(d.evidence.map((e) => e.text)).toContain(
+        'You can pay your premium from your MediSave, or your family members (i.e. spouse, parents, children, grandchildren or siblings) may pay your premium using their MediSave.',
       );
+      for (const e of d.evidence) expect(e.text).toMatch(/premium/i);
     });
   });
 
   describe('says it does not know', () => {
+    // Issue 9: the KB never mentions flu; before, this was answered by quoting facts about "Home stays" and crime prevention.
+    it('should I stay at home from work when I have the flu?', async () => {
+      expect(`${corpus('medishield-life')}\n${corpus('basic-theory-of-driving')}`).not.toMatch(/\bflu\b|influenza/i);
+      const d = await question('should I stay at home from work when I have the flu?');
+      expectAbstention(d);
+      expect(d.reasons[0]?.detail).toContain('the knowledge base never mentions "flu"');
+    });
+
     it('a claim deadline, which the booklet never gives (same topic, specific answer absent)', async () => {
       const booklet = corpus('medishield-life');
       expect(booklet).toMatch(/submit the claim on\s+your behalf/); // the topic is there…
@@ -110,8 +131,9 @@ describe('asking the example knowledge base', () => {
       // ("rider" alone does occur: "excluding IP/rider coverage"; the plan's name does not.)
       const d = await question('What does the MediShield Platinum Rider cover?');
       expectAbstention(d);
-      expect(d.reasons[0]?.code).toBe('unknown_entity');
-      expect(d.reasons[0]?.detail).toContain('platinum');
+      // "Platinum" is a capitalised common word, not a name: a graded signal, told as the user wrote it.
+      expect(d.reasons[0]).toMatchObject({ layer: 'answerability', pass: false });
+      expect(d.reasons[0]?.detail).toContain('the knowledge base never mentions "Platinum"');
     });
 
     it('an unrelated question', async () => {

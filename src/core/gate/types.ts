@@ -29,11 +29,16 @@ export interface QuestionAnalysis {
   readonly text: string;
   /** Distinct content terms (stemmed). */
   readonly terms: readonly string[];
+  /** How each term was first written in the question, for messages: a user never sees a stem. */
+  readonly wordOf?: Readonly<Record<string, string>>;
   /** Code-like tokens (ADR-0050, IR8A, Form 12B), normalised to lower case without separators. */
   readonly identifiers: readonly string[];
   /** How each identifier was written in the question, for messages (normalised id → as typed). */
   readonly identifierText?: Readonly<Record<string, string>>;
-  /** Names inside the question, each as alternative terms (an acronym and its long form). */
+  /**
+   * Names inside the question (words shaped like names: inner capitals, acronyms, or defined
+   * acronyms with their long form), each as alternative terms. Capitalised common words are not names.
+   */
   readonly names: readonly (readonly string[])[];
   readonly expects: ExpectedAnswer | null;
 }
@@ -43,8 +48,14 @@ export interface EvidenceFact {
   readonly factId: number;
   readonly externalId: string | null;
   readonly text: string;
+  /** Where the fact came from, for people: never used to decide anything. */
   readonly source: string;
   readonly heading: string | null;
+  /**
+   * The passage the fact belongs to: its document and section for documents; for a ready-made
+   * (.jsonl) fact, the passage it names or else the fact alone. Facts of one passage are one candidate answer.
+   */
+  readonly passage: string;
   readonly confidence: number;
   /** Normalised lexical similarity S in [0, 1]. */
   readonly similarity: number;
@@ -61,33 +72,29 @@ export interface Vocabulary {
   has(term: string): boolean;
   /** Inverse document frequency (positive; larger = rarer). */
   idf(term: string): number;
+  /** The IDF of a term no fact holds: the largest any term can have in this KB. */
+  unseenIdf(): number;
 }
 
-export interface GateThresholds {
-  /** α: the best fact's relevance must reach this. */
-  readonly minRelevance: number;
-  /** Share (IDF-weighted) of the question's terms the cited evidence must hold. */
-  readonly minCoverage: number;
-  /** How far the best passage must stand out from the next four: (s1 − mean(s2..s5)) / s1. */
-  readonly minMargin: number;
-  /** Refuse questions naming identifiers or names the KB never mentions. */
+export interface GateSettings {
+  /** The answerability score (P(answerable)) must reach this. */
+  readonly minAnswerability: number;
+  /** Refuse questions naming identifiers (ADR-0050, Form 12B) the KB never mentions. */
   readonly checkEntities: boolean;
-  /** Refuse how-much/when/who questions whose evidence holds no such value. */
+  /** Let the answer-type signal count (a how-much/when/who question whose evidence holds no such value). */
   readonly checkAnswerType: boolean;
-  /** What the relevance layer compares: the lexical L2R score (default) or, with embeddings, cosine × confidence. */
+  /** With embeddings: also refuse when the best cosine × confidence is below `minCosine`. @default 'lexical' (off) */
   readonly relevanceSignal?: 'lexical' | 'cosine';
-  /** α for the cosine signal. */
+  /** α for the cosine rule. */
   readonly minCosine?: number;
 }
 
 export interface GateInput {
   readonly question: QuestionAnalysis;
-  /** The facts an answer would cite, best first. */
-  readonly evidence: readonly EvidenceFact[];
   /** Everything retrieval returned (top-k), best first. */
   readonly ranked: readonly EvidenceFact[];
   readonly vocabulary: Vocabulary;
-  readonly thresholds: GateThresholds;
+  readonly settings: GateSettings;
 }
 
 export type GateLayer = (input: GateInput) => Verdict;

@@ -56,9 +56,18 @@ export class Bm25Index {
 
   private add(fact: IndexableFact): void {
     const doc = this.keys.length;
-    const terms = tokenize(fact.context ? `${fact.context}. ${fact.text}` : fact.text).map((t) => t.term);
+    const own = tokenize(fact.text).map((t) => t.term);
     const counts = new Map<string, number>();
-    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+    for (const term of own) counts.set(term, (counts.get(term) ?? 0) + 1);
+    // Context (the heading path) says what the fact is about: each of its terms counts once, and not
+    // again where the fact states it, so a heading that repeats the text does not double its weight.
+    const context = fact.context
+      ? tokenize(fact.context)
+          .map((t) => t.term)
+          .filter((term) => !counts.has(term))
+      : [];
+    for (const term of context) counts.set(term, 1);
+    const terms = [...own, ...new Set(context)];
     for (const tag of fact.tags ?? []) counts.set(tag, 1);
     for (const [term, tf] of counts) {
       let posting = this.postings.get(term);

@@ -35,12 +35,15 @@ export function identifierMentions(text: string): Map<string, string> {
 }
 
 const DEFINITION = /((?:[\p{Lu}][\p{L}\p{N}'’-]*\s+(?:(?:of|and|for|the|&)\s+)?){1,8})\(([\p{Lu}][\p{L}-]{1,11})\)/gu;
+/** Shaped like a name whatever its place in the sentence: an inner capital (MediShield, iPod) or an acronym (CPF, REPs). */
+const NAME_SHAPE = /^(?:\p{L}+\p{Lu}\p{L}*|\p{Lu}{2,}s?)$/u;
 
 /**
- * Names in a question: capitalised words that do not start a sentence. A
- * defined acronym ("Central Depository (CDP)") is one name with alternatives:
- * the KB may use either form. Each name is a list of terms; it is known when
- * the KB holds any of them.
+ * Names in a question, each as alternative terms (known when the KB holds any):
+ * words shaped like names (MediShield, CPF) and defined acronyms ("Central
+ * Depository (CDP)": the acronym or its long form). A capitalised common word
+ * ("Account" in "MediSave Account", "France") is not taken for a name: only its
+ * shape could say so, and capitals alone do not.
  */
 function extractNames(text: string): string[][] {
   const names: string[][] = [];
@@ -50,18 +53,29 @@ function extractNames(text: string): string[][] {
     return ' , ';
   });
   const seen = new Set(names.flat());
-  for (const sentence of rest.split(/[.?!/]\s+|\n+|,/)) {
-    const words = sentence.trim().split(/\s+/).slice(1);
-    for (const raw of words) {
-      const word = raw.replace(/^[^\p{L}]+|[^\p{L}\p{N}]+$/gu, '');
-      if (!/^\p{Lu}/u.test(word) || word.length < 3 || /\d/.test(word)) continue;
-      for (const token of tokenize(word.replace(/['’]s$/, ''))) {
-        if (!seen.has(token.term)) names.push([token.term]);
-        seen.add(token.term);
-      }
+  for (const raw of rest.split(/\s+/)) {
+    const word = raw.replace(/^[^\p{L}]+|[^\p{L}\p{N}]+$/gu, '').replace(/['’]s$/, '');
+    if (!NAME_SHAPE.test(word)) continue;
+    for (const token of tokenize(word)) {
+      if (!seen.has(token.term)) names.push([token.term]);
+      seen.add(token.term);
     }
   }
   return names;
+}
+
+/** Each content term with the word it came from, as the user wrote it (first occurrence). */
+function wordsByTerm(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const match of text.matchAll(/[\p{L}\p{N}]+(?:[-'’.][\p{L}\p{N}]+)*/gu)) {
+    for (const token of tokenize(match[0])) {
+      if (out[token.term] !== undefined) continue;
+      // The token's own spelling within the typed word ("Premiums" for "premium", "France" for "franc").
+      const at = match[0].toLowerCase().indexOf(token.word);
+      out[token.term] = at >= 0 ? match[0].slice(at, at + token.word.length) : match[0];
+    }
+  }
+  return out;
 }
 
 const EXPECTATIONS: readonly [ExpectedAnswer, RegExp][] = [
@@ -84,6 +98,7 @@ export function analyseQuestion(text: string): QuestionAnalysis {
   return {
     text,
     terms: contentTerms(text),
+    wordOf: wordsByTerm(text),
     identifiers: [...mentions.keys()],
     identifierText: Object.fromEntries(mentions),
     names: extractNames(text),

@@ -56,3 +56,16 @@ describe('normaliseQuestion', () => {
     expect(normaliseQuestion('abc\u0000def', 100)).toMatchObject({ ok: false, problem: 'not_text' });
   });
 });
+
+describe('analyseQuestion: names and words as typed', () => {
+  it('takes words shaped like names for names, and capitalised common words not', () => {
+    expect(analyseQuestion('What is the MediSave Account used for?').names).toEqual([['medisav']]);
+    expect(analyseQuestion('Can I use CPF savings in France?').names).toEqual([['cpf']]);
+    expect(analyseQuestion('Does the MediShield Platinum Rider cover it?').names).toEqual([['medishield']]);
+  });
+  it('keeps each term’s word as the user wrote it, so no stem reaches a user', () => {
+    const q = analyseQuestion('Who pays the Premiums for treatment in France?');
+    expect(q.terms).toEqual(['pay', 'premium', 'treatment', 'franc']);
+    expect(q.wordOf).toEqual({ pay: 'pays', premium: 'Premiums', treatment: 'treatment', franc: 'France' });
+  });
+});

@@ -1,0 +1,178 @@
+import { writeFileSync } from 'node:fs';
+
+import { GATE_MODEL } from '../../ask/gate-model.js';
+import {
+  recommendThreshold,
+  sweepThresholds,
+  type CalibrationPoint,
+  type Recommendation,
+  type SweepPoint,
+} from '../../core/calibrate/threshold-sweep.js';
+import { renderTradeoffSvg } from '../../core/calibrate/tradeoff-svg.js';
+import { modelRef } from '../../core/gate/answerability-model.js';
+import { CandorError } from '../../errors.js';
+import type { Candor } from '../../main.js';
+import { readLooQuestions } from '../leave-one-out.js';
+import { pointsFromQuestions } from './calibration-points.js';
+import { applyThreshold, type AppliedSetting } from './kb-gate-settings.js';
+import { pointsFromLabels } from './label-points.js';
+
+export interface CalibrateArgs {
+  readonly kb: string;
+  readonly questions?: string | undefined;
+  readonly fromLabels: boolean;
+  readonly targetAbstention?: string | undefined;
+  readonly out?: string | undefined;
+  readonly apply: boolean;
+  readonly json: boolean;
+}
+
+/** The JSON summary (stdout with --json, and the .json file beside the SVG). */
+export interface CalibrationSummary {
+  readonly kb: { readonly name: string; readonly version: number };
+  readonly model: string;
+  readonly method: 'questions' | 'labels';
+  readonly n: { readonly answerable: number; readonly refusable: number };
+  readonly targetAbstention: number;
+  /** The threshold in force before this run, and what it does on these questions. */
+  readonly current: SweepPoint & { readonly source: string };
+  readonly recommended: Recommendation;
+  readonly sweep: readonly SweepPoint[];
+  readonly files: { readonly svg: string; readonly json: string };
+  /** Set by --apply: the KB's new gate-settings version. */
+  readonly applied: AppliedSetting | null;
+}
+
+/** Below this many of either kind, a sweep says more about chance than about the KB. */
+const MIN_EACH = 10;
+/** @default the project's target: three in four questions the KB cannot answer refused */
+const DEFAULT_TARGET = 0.75;
+
+/**
+ * `candor eval calibrate`: sweeps the answerability threshold over a KB's own
+ * questions (full KB and leave-one-out, as `eval loo` asks them) or over its
+ * reviewers' abstention labels, writes the trade-off as SVG and JSON, and
+ * recommends the threshold for a target abstention; `--apply` stores it as
+ * that KB's setting. The gate runs as in production, without a model call.
+ */
+export async function evalCalibrate(
+  app: Candor,
+  args: CalibrateArgs,
+  print: (text: string) => void,
+  progress: (message: string) => void,
+): Promise<number> {
+  const target = parseTarget(args.targetAbstention);
+  if (Boolean(args.questions) === args.fromLabels) {
+    throw new CandorError(
+      'input_invalid',
+      'eval calibrate needs either --questions FILE (the eval loo format) or --from-labels (reviewer labels on the abstention task). ' +
+        "Probes made from the KB's own facts were tried and moved real-question results the wrong way (see README), so there is no mode without either.",
+      { status: 400 },
+    );
+  }
+  const index = await app.indexes.get(args.kb);
+  const model = GATE_MODEL;
+  let points: CalibrationPoint[];
+  if (args.questions) {
+    const questions = readLooQuestions(args.questions);
+    const { unknown } = index.resolveExternalIds(questions.flatMap((q) => [...(q.factId ? [q.factId] : []), ...(q.factIds ?? [])]));
+    if (unknown.length > 0)
+      throw new CandorError(
+        'input_invalid',
+        `${unknown.length} factIds are not in knowledge base "${args.kb}": ${unknown.slice(0, 5).join(', ')}`,
+      );
+    points = pointsFromQuestions(index, questions, {
+      config: app.config,
+      model,
+      onProgress: (done, total) => (done % 50 === 0 || done === total ? progress(`scored ${done}/${total} questions`) : undefined),
+    });
+  } else {
+    const labelled = await pointsFromLabels(app.store.db, index.kbId, modelRef(model));
+    if (labelled.skipped > 0)
+      progress(`${labelled.skipped} labelled interactions were scored by another model or before scores were stored; left out`);
+    points = labelled.points;
+  }
+  const n = {
+    answerable: points.filter((p) => p.kind === 'answerable').length,
+    refusable: points.filter((p) => p.kind === 'refusable').length,
+  };
+  if (n.answerable < MIN_EACH || n.refusable < MIN_EACH) {
+    throw new CandorError(
+      'input_invalid',
+      `Too little to calibrate on: ${n.answerable} items that should be answered and ${n.refusable} that should be refused; at least ${MIN_EACH} of each are needed.`,
+    );
+  }
+  const sweep = sweepThresholds(points);
+  const recommended = recommendThreshold(sweep, target);
+  const inForce = index.gateSetting
+    ? { threshold: index.gateSetting.minAnswerability, source: `kb@${index.gateSetting.version}` }
+    : app.config.gate.minAnswerability !== undefined
+      ? { threshold: app.config.gate.minAnswerability, source: 'config' }
+      : { threshold: model.threshold, source: 'model' };
+  const current = { ...(sweepThresholds(points, [inForce.threshold])[0] as SweepPoint), source: inForce.source };
+  const prefix = args.out ?? `calibration-${args.kb}`;
+  const files = { svg: `${prefix}.svg`, json: `${prefix}.json` };
+  const method = args.questions ? 'questions' : 'labels';
+  const applied = args.apply
+    ? await applyThreshold(app.store.db, index.kbId, {
+        minAnswerability: recommended.threshold,
+        method: `calibrate:${method}`,
+        model: modelRef(model),
+        note: `target ${target}; ${n.answerable} answerable, ${n.refusable} refusable; answered ${recommended.answeredRight}, abstained ${recommended.abstained}`,
+      })
+    : null;
+  const summary: CalibrationSummary = {
+    kb: { name: index.name, version: index.version },
+    model: modelRef(model),
+    method,
+    n,
+    targetAbstention: target,
+    current,
+    recommended,
+    sweep,
+    files,
+    applied,
+  };
+  writeFileSync(
+    files.svg,
+    renderTradeoffSvg({
+      title: `Answerability threshold for "${index.name}" (v${index.version}), ${n.answerable} + ${n.refusable} ${method === 'questions' ? 'questions' : 'labelled items'}`,
+      sweep,
+      marks: [
+        { label: 'recommended', point: recommended },
+        { label: `current (${inForce.source})`, point: { ...current } },
+      ],
+      targetAbstention: target,
+    }),
+  );
+  writeFileSync(files.json, `${JSON.stringify(summary, null, 2)}\n`);
+  print(args.json ? JSON.stringify(summary) : formatSummary(summary));
+  return 0;
+}
+
+function parseTarget(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_TARGET;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || value >= 1) {
+    throw new CandorError('input_invalid', `--target-abstention must be a share between 0 and 1 (exclusive), e.g. 0.75; got "${raw}"`, {
+      status: 400,
+    });
+  }
+  return value;
+}
+
+function formatSummary(s: CalibrationSummary): string {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const line = (label: string, p: SweepPoint) =>
+    `${label} threshold ${p.threshold.toFixed(2)}: answered ${pct(p.answeredRight)} citing a right fact, abstained ${pct(p.abstained)}`;
+  return [
+    `${s.kb.name} v${s.kb.version}, model ${s.model}, ${s.n.answerable} to answer and ${s.n.refusable} to refuse (${s.method})`,
+    line(`current (${s.current.source})`, s.current),
+    line('recommended', s.recommended),
+    `  ${s.recommended.why}`,
+    s.applied
+      ? `applied: "${s.kb.name}" now uses ${s.applied.minAnswerability} (gate settings v${s.applied.version})`
+      : 'not applied (add --apply to store it for this KB)',
+    `wrote ${s.files.svg} and ${s.files.json}`,
+  ].join('\n');
+}
