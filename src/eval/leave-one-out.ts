@@ -1,73 +1,101 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 import type { Ask } from '../ask/ask-service.js';
-import { HARD_LAYER_NAMES } from '../core/gate/hard-gate.js';
+import type { Decision } from '../ask/decision.js';
+import { GATE_LAYER_NAMES } from '../core/gate/gate.js';
 import type { Verdict } from '../core/gate/types.js';
 import { CandorError } from '../errors.js';
 import type { KnowledgeIndexCache } from '../kb/knowledge-index.js';
+import { readJsonl } from './read-jsonl.js';
 
-const QuestionLine = z.object({ id: z.string().min(1), question: z.string().min(1), factId: z.string().min(1) });
+const QuestionLine = z
+  .object({
+    id: z.string().min(1),
+    question: z.string().min(1),
+    /** The fact that answers it (KnowOrNot: its question was written from it). */
+    factId: z.string().min(1).optional(),
+    /** Several facts that answer it (all are left out together). */
+    factIds: z.array(z.string().min(1)).optional(),
+    /** Answer texts: a cited fact holding one of them also counts as right (reading-comprehension sets). */
+    answers: z.array(z.string()).optional(),
+    /** false: the KB does not hold the answer; refusing is right. @default true */
+    answerable: z.boolean().default(true),
+    /** A generated question's category (eval generate): per-fact, or a don't-know category. */
+    category: z.string().min(1).optional(),
+  })
+  .refine((q) => !q.answerable || q.factId !== undefined || (q.factIds?.length ?? 0) > 0 || (q.answers?.length ?? 0) > 0, {
+    message: 'an answerable question needs "factId", "factIds" or "answers" (or "answerable": false)',
+  });
 export type LooQuestion = z.infer<typeof QuestionLine>;
+
+/** One ask's outcome as the report keeps it; `score` is the answerability score (absent when the gate could not run). */
+export interface LooRun {
+  readonly decision: 'answer' | 'abstain';
+  readonly evidenceFactIds: string[];
+  readonly reasons: readonly Verdict[];
+  readonly score?: number;
+}
 
 export interface LooItem {
   readonly id: string;
-  readonly full: { readonly decision: 'answer' | 'abstain'; readonly evidenceFactIds: string[]; readonly reasons: readonly Verdict[] };
-  readonly loo: { readonly decision: 'answer' | 'abstain'; readonly reasons: readonly Verdict[]; readonly evidenceFactIds: string[] };
+  readonly full: LooRun;
+  /** The ask with the question's facts left out; absent for unanswerable questions and those naming no fact. */
+  readonly loo?: LooRun;
+  readonly answerable: boolean;
+  /** Answered citing one of its facts, or a fact holding one of its answers (answerable questions). */
+  readonly fullRight?: boolean;
 }
 
 export interface LooReport {
   readonly summary: {
+    /** Questions in the file. */
     readonly n: number;
+    /** Of the answerable questions: answered at all, and answered citing a right fact. */
     readonly fullAnswered: number;
     readonly fullAnsweredWithFact: number;
+    /** Of the answerable questions that name their facts: refused with those facts left out. */
     readonly looAbstained: number;
     /** How often each reason code decided a refusal, per run. */
     readonly fullRefusedBy: Record<string, number>;
     readonly looRefusedBy: Record<string, number>;
     /**
-     * Asks (of the 2n) that the hard gate refused: with a model configured, each
-     * is a model call avoided. Counted the same in extractive mode.
+     * Asks that the gate (rules and answerability score, before any model call)
+     * refused: with a model configured, each is a model call avoided.
      */
     readonly hardGateRefusals: number;
+    /** Present when the file holds unanswerable questions: how many, and the share refused. */
+    readonly unanswerable?: { readonly n: number; readonly abstained: number };
   };
   readonly items: LooItem[];
 }
 
 /** Reads a questions file, naming every bad line rather than skipping it: an evaluation must be exact. */
 export function readLooQuestions(path: string): LooQuestion[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (cause) {
-    throw new CandorError('file_unreadable', `Cannot read questions file ${path}: ${(cause as Error).message}`, { cause });
-  }
-  const problems: string[] = [];
-  const questions: LooQuestion[] = [];
-  text.split('\n').forEach((line, i) => {
-    if (line.trim() === '') return;
-    try {
-      const parsed = QuestionLine.safeParse(JSON.parse(line));
-      if (parsed.success) questions.push(parsed.data);
-      else problems.push(`line ${i + 1}: ${parsed.error.issues.map((e) => `${e.path.join('.')} ${e.message}`).join('; ')}`);
-    } catch {
-      problems.push(`line ${i + 1}: not valid JSON`);
-    }
-  });
-  if (problems.length > 0) {
-    throw new CandorError(
-      'input_invalid',
-      `${path} has ${problems.length} bad lines (expected {"id","question","factId"}):\n  ${problems.slice(0, 10).join('\n  ')}`,
-    );
-  }
-  if (questions.length === 0) throw new CandorError('input_invalid', `${path} holds no questions.`);
-  return questions;
+  return readJsonl(path, QuestionLine, { expected: '{"id","question","factId"}, or "answers", or "answerable": false' }).map(
+    (row) => row.value,
+  );
+}
+
+/** The facts a question names. */
+export function factIdsOf(q: LooQuestion): string[] {
+  return [...new Set([...(q.factId === undefined ? [] : [q.factId]), ...(q.factIds ?? [])])];
+}
+
+/** Whether a decision cites one of the question's facts, or a fact holding one of its answers. */
+export function citesRight(
+  q: LooQuestion,
+  decision: { readonly evidence: readonly Pick<Decision['evidence'][number], 'factId' | 'text'>[] },
+): boolean {
+  const ids = factIdsOf(q);
+  const answers = (q.answers ?? []).map((a) => a.toLowerCase()).filter((a) => a !== '');
+  return decision.evidence.some((e) => ids.includes(e.factId) || answers.some((a) => e.text.toLowerCase().includes(a)));
 }
 
 /**
- * KnowOrNot leave-one-out: each question is asked with the full KB (it should
- * be answered, citing its fact) and with its fact excluded for that one ask
- * (abstaining is then the right answer). The stored KB is never changed.
+ * KnowOrNot leave-one-out: each answerable question is asked with the full KB
+ * (it should be answered, citing its fact) and with its facts excluded for that
+ * one ask (abstaining is then the right answer); an unanswerable question is
+ * asked once and should be refused. The stored KB is never changed.
  */
 export async function runLeaveOneOut(
   deps: { ask: Ask; indexes: KnowledgeIndexCache },
@@ -76,7 +104,7 @@ export async function runLeaveOneOut(
   onProgress?: (done: number, total: number) => void,
 ): Promise<LooReport> {
   const index = await deps.indexes.get(kb);
-  const { unknown } = index.resolveExternalIds(questions.map((q) => q.factId));
+  const { unknown } = index.resolveExternalIds(questions.flatMap(factIdsOf));
   if (unknown.length > 0) {
     throw new CandorError(
       'input_invalid',
@@ -86,40 +114,62 @@ export async function runLeaveOneOut(
   const items: LooItem[] = [];
   for (const [i, q] of questions.entries()) {
     const full = await deps.ask({ question: q.question, kb, channel: 'eval' }, { record: false });
-    const loo = await deps.ask({ question: q.question, kb, channel: 'eval' }, { record: false, exclude: [q.factId] });
+    const ids = factIdsOf(q);
+    const loo =
+      q.answerable && ids.length > 0
+        ? await deps.ask({ question: q.question, kb, channel: 'eval' }, { record: false, exclude: ids })
+        : undefined;
     items.push({
       id: q.id,
-      full: { decision: full.decision, evidenceFactIds: full.evidence.map((e) => e.factId), reasons: full.reasons },
-      loo: { decision: loo.decision, reasons: loo.reasons, evidenceFactIds: loo.evidence.map((e) => e.factId) },
+      full: run(full),
+      ...(loo ? { loo: run(loo) } : {}),
+      answerable: q.answerable,
+      ...(q.answerable ? { fullRight: full.decision === 'answer' && citesRight(q, full) } : {}),
     });
     onProgress?.(i + 1, questions.length);
   }
-  return { summary: summarise(items, questions), items };
+  return { summary: summarise(items), items };
 }
 
-const HARD: ReadonlySet<string> = new Set(HARD_LAYER_NAMES);
+function run(d: Decision): LooRun {
+  return {
+    decision: d.decision,
+    evidenceFactIds: d.evidence.map((e) => e.factId),
+    reasons: d.reasons,
+    ...(d.answerability ? { score: d.answerability.score } : {}),
+  };
+}
 
-function summarise(items: readonly LooItem[], questions: readonly LooQuestion[]): LooReport['summary'] {
-  const n = items.length;
-  const factOf = new Map(questions.map((q) => [q.id, q.factId]));
-  const share = (count: number) => (n === 0 ? 0 : Math.round((count / n) * 10_000) / 10_000);
-  const tally = (runs: LooItem['full'][]) => {
+const GATE: ReadonlySet<string> = new Set(GATE_LAYER_NAMES);
+
+function summarise(items: readonly LooItem[]): LooReport['summary'] {
+  const answerable = items.filter((i) => i.answerable);
+  const withLoo = items.flatMap((i) => (i.loo ? [i.loo] : []));
+  const unanswerable = items.filter((i) => !i.answerable);
+  const share = (count: number, n: number) => (n === 0 ? 0 : Math.round((count / n) * 10_000) / 10_000);
+  const tally = (runs: readonly LooRun[]) => {
     const counts: Record<string, number> = {};
-    for (const run of runs)
-      if (run.decision === 'abstain') counts[run.reasons[0]?.code ?? 'unknown'] = (counts[run.reasons[0]?.code ?? 'unknown'] ?? 0) + 1;
+    for (const r of runs)
+      if (r.decision === 'abstain') counts[r.reasons[0]?.code ?? 'unknown'] = (counts[r.reasons[0]?.code ?? 'unknown'] ?? 0) + 1;
     return counts;
   };
   return {
-    n,
-    fullAnswered: share(items.filter((i) => i.full.decision === 'answer').length),
-    fullAnsweredWithFact: share(
-      items.filter((i) => i.full.decision === 'answer' && i.full.evidenceFactIds.includes(factOf.get(i.id) ?? '')).length,
-    ),
-    looAbstained: share(items.filter((i) => i.loo.decision === 'abstain').length),
+    n: items.length,
+    fullAnswered: share(answerable.filter((i) => i.full.decision === 'answer').length, answerable.length),
+    fullAnsweredWithFact: share(answerable.filter((i) => i.fullRight).length, answerable.length),
+    looAbstained: share(withLoo.filter((r) => r.decision === 'abstain').length, withLoo.length),
     fullRefusedBy: tally(items.map((i) => i.full)),
-    looRefusedBy: tally(items.map((i) => i.loo)),
-    hardGateRefusals: items
-      .flatMap((i) => [i.full, i.loo])
-      .filter((run) => run.decision === 'abstain' && HARD.has(run.reasons[0]?.layer ?? '')).length,
+    looRefusedBy: tally(withLoo),
+    hardGateRefusals: [...items.map((i) => i.full), ...withLoo].filter(
+      (r) => r.decision === 'abstain' && GATE.has(r.reasons[0]?.layer ?? ''),
+    ).length,
+    ...(unanswerable.length > 0
+      ? {
+          unanswerable: {
+            n: unanswerable.length,
+            abstained: share(unanswerable.filter((i) => i.full.decision === 'abstain').length, unanswerable.length),
+          },
+        }
+      : {}),
   };
 }

@@ -1,12 +1,14 @@
+import { RULE_JUDGES } from '../core/judge/rule-judges.js';
 import { buildAgreementReport, type AgreementReport } from '../core/review/agreement-report.js';
 import { judgeWithLlm } from '../llm/judge.js';
-import type { App } from '../main.js';
+import type { Candor } from '../main.js';
 
 /** The agreement job wired to the app: its store, the LLM judge when a model is configured, the pure report. */
-export function agreementDeps(app: App) {
+export function agreementDeps(app: Candor) {
   const llm = app.llm;
   return {
     store: app.store,
+    ruleJudges: RULE_JUDGES,
     judge: llm
       ? (spec: Parameters<typeof judgeWithLlm>[1], item: Parameters<typeof judgeWithLlm>[2]) => judgeWithLlm(llm, spec, item)
       : null,

@@ -1,5 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
 
+import type { RuleJudge } from '../core/judge/rule-judges.js';
+import type { AgreementReport, StoredAgreementReport } from '../core/review/agreement-report.js';
 import type { CronSchedule } from '../core/schedule/cron.js';
 import type { Log } from '../log.js';
 import { currentLabels, type CurrentLabel } from '../review/label-store.js';
@@ -7,26 +9,34 @@ import type { Store } from '../store/open-store.js';
 import { agreementReports } from '../store/schema.js';
 import { runJudge, type Judge, type JudgeRunResult } from './judge-run.js';
 import { listJudgeSpecs } from './judge-specs.js';
+import { runRuleJudge } from './rule-judge-run.js';
 
 export interface AgreementJobDeps {
   readonly store: Pick<Store, 'db' | 'withTryLock'>;
   /** Null without a judge model: the report covers the labels already stored. */
   readonly judge: Judge | null;
+  /** Judges that need no model (e.g. `rule:abstention@1`); they run on every report. */
+  readonly ruleJudges?: readonly RuleJudge[];
   /** The pure report builder (src/core/review). */
-  readonly buildReport: (labels: readonly CurrentLabel[]) => object;
+  readonly buildReport: (labels: readonly CurrentLabel[]) => AgreementReport;
   readonly log?: Log;
 }
 
 export type AgreementRun =
-  | { readonly status: 'created'; readonly runKey: string; readonly report: object; readonly judgeRuns: readonly JudgeRunResult[] }
-  | { readonly status: 'exists'; readonly runKey: string; readonly report: object }
+  | {
+      readonly status: 'created';
+      readonly runKey: string;
+      readonly report: StoredAgreementReport;
+      readonly judgeRuns: readonly JudgeRunResult[];
+    }
+  | { readonly status: 'exists'; readonly runKey: string; readonly report: StoredAgreementReport }
   | { readonly status: 'busy'; readonly runKey: string };
 
 const LOCK = 'candor.agreement-report';
 
 /**
- * One agreement report for `runKey`: runs the latest version of every judge on
- * newly labelled items, then computes and stores the report in one statement.
+ * One agreement report for `runKey`: runs the rule judges and the latest
+ * version of every LLM judge on newly labelled items, then computes and stores the report in one statement.
  * Exactly one caller across replicas does the work (an advisory lock); a run
  * key already reported is not reported again; a crash before the insert
  * leaves no report at all (judge labels already stored are kept and reused).
@@ -37,6 +47,7 @@ export async function runAgreementReport(deps: AgreementJobDeps, runKey: string)
     const existing = await findReport(deps.store, runKey);
     if (existing) return { status: 'exists', runKey, report: existing };
     const judgeRuns: JudgeRunResult[] = [];
+    for (const rule of deps.ruleJudges ?? []) judgeRuns.push(await runRuleJudge(db, rule));
     if (deps.judge) {
       for (const spec of await listJudgeSpecs(db, { latestOnly: true })) {
         const run = await runJudge(db, spec, deps.judge);
@@ -49,7 +60,12 @@ export async function runAgreementReport(deps: AgreementJobDeps, runKey: string)
           });
       }
     }
-    const report = { runKey, createdAt: new Date().toISOString(), judgeRuns, ...deps.buildReport(await currentLabels(db)) };
+    const report: StoredAgreementReport = {
+      runKey,
+      createdAt: new Date().toISOString(),
+      judgeRuns,
+      ...deps.buildReport(await currentLabels(db)),
+    };
     const inserted = await db
       .insert(agreementReports)
       .values({ runKey, report })
@@ -62,10 +78,10 @@ export async function runAgreementReport(deps: AgreementJobDeps, runKey: string)
 }
 
 /** The stored report for a run key, or the newest one when no key is given. */
-export async function findReport(store: Pick<Store, 'db'>, runKey?: string): Promise<object | null> {
+export async function findReport(store: Pick<Store, 'db'>, runKey?: string): Promise<StoredAgreementReport | null> {
   const query = store.db.select({ report: agreementReports.report }).from(agreementReports);
   const [row] = runKey ? await query.where(eq(agreementReports.runKey, runKey)) : await query.orderBy(desc(agreementReports.id)).limit(1);
-  return (row?.report as object | undefined) ?? null;
+  return row?.report ?? null;
 }
 
 /** The run key of the schedule slot `now` falls in (e.g. "daily:2026-11-23T00:00Z"). */

@@ -1,6 +1,7 @@
 import { metrics } from '@opentelemetry/api';
 
 import type { AgreementReport } from '../core/review/agreement-report.js';
+import { METRIC, SCOPE } from '../telemetry/attributes.js';
 
 /**
  * `candor.judge.agreement`: Cohen's kappa of each judge version against the
@@ -9,8 +10,9 @@ import type { AgreementReport } from '../core/review/agreement-report.js';
 export function createAgreementMetric(): { update(report: AgreementReport): void } {
   let points: { value: number; attributes: { task: string; judge: string } }[] = [];
   metrics
-    .getMeter('candor')
-    .createObservableGauge('candor.judge.agreement', {
+    .getMeter(SCOPE.candor)
+    .createObservableGauge(METRIC.judgeAgreement, {
+      unit: '1',
       description: "Judge-human Cohen's kappa from the latest agreement report, by task and judge version",
     })
     .addCallback((result) => {

@@ -1,3 +1,4 @@
+import { isJudgeAnnotator } from '../core/review/agreement-report.js';
 import { currentLabels, setLabel } from '../review/label-store.js';
 import { loadReviewItems, type ReviewItem } from '../review/review-items.js';
 import type { Db } from '../store/open-store.js';
@@ -21,7 +22,7 @@ export interface JudgeRunResult {
 export async function runJudge(db: Db, spec: JudgeSpec, judge: Judge, options: { limit?: number } = {}): Promise<JudgeRunResult> {
   const annotator = judgeAnnotator(spec);
   const labels = await currentLabels(db, { task: spec.task });
-  const humanLabelled = new Set(labels.filter((l) => !l.annotator.startsWith('llm:')).map((l) => l.sampleId));
+  const humanLabelled = new Set(labels.filter((l) => !isJudgeAnnotator(l.annotator)).map((l) => l.sampleId));
   const done = new Set(labels.filter((l) => l.annotator === annotator).map((l) => l.sampleId));
   const todo = [...humanLabelled]
     .filter((id) => !done.has(id))
@@ -31,7 +32,7 @@ export async function runJudge(db: Db, spec: JudgeSpec, judge: Judge, options: {
   const failed: { sampleId: number; error: string }[] = [];
   let judged = 0;
   for (const item of items) {
-    if (spec.task === 'factuality' && item.decision !== 'answer') continue;
+    if (spec.task === 'factuality' && item.decision === 'abstain') continue;
     try {
       const value = await judge(spec, item);
       if (!spec.outcomes.includes(value)) throw new Error(`"${value}" is not one of ${spec.outcomes.join(', ')}`);

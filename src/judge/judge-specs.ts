@@ -81,7 +81,7 @@ function toSpec(row: typeof judgeSpecs.$inferSelect): JudgeSpec {
     version: row.version,
     task: row.task as JudgeSpec['task'],
     criteria: row.criteria,
-    outcomes: row.outcomes as string[],
+    outcomes: row.outcomes,
     promptId: row.promptId,
     promptVersion: row.promptVersion,
     model: row.model,

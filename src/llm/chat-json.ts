@@ -2,8 +2,9 @@ import type { Span } from '@opentelemetry/api';
 import OpenAI from 'openai';
 import type { z } from 'zod';
 
+import { GEN_AI } from '../telemetry/attributes.js';
 import { instruments } from '../telemetry/instruments.js';
-import { withSpan } from '../telemetry/with-span.js';
+import { withClientSpan } from '../telemetry/with-span.js';
 import type { Llm } from './llm-client.js';
 import { LlmFailure } from './llm-failure.js';
 
@@ -32,18 +33,18 @@ const schemaRefused = new WeakSet<OpenAI>();
  */
 export async function chatJson<T>(llm: Llm, call: JsonCall<T>): Promise<T> {
   return llm.limit(() =>
-    withSpan(
+    withClientSpan(
       `chat ${call.model}`,
       {
-        'gen_ai.operation.name': 'chat',
-        'gen_ai.provider.name': llm.providerName,
-        'gen_ai.system': llm.provider === 'azure' ? 'azure.ai.openai' : 'openai',
-        'gen_ai.request.model': call.model,
-        'gen_ai.output.type': 'json',
+        [GEN_AI.operationName]: 'chat',
+        [GEN_AI.providerName]: llm.providerName,
+        [GEN_AI.system]: llm.provider === 'azure' ? 'azure.ai.openai' : 'openai',
+        [GEN_AI.requestModel]: call.model,
+        [GEN_AI.outputType]: 'json',
       },
       async (span) => {
         const started = performance.now();
-        const attrs = { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': llm.providerName, 'gen_ai.request.model': call.model };
+        const attrs = { [GEN_AI.operationName]: 'chat', [GEN_AI.providerName]: llm.providerName, [GEN_AI.requestModel]: call.model };
         try {
           const mode =
             llm.structured === 'json_object' || (llm.structured === 'auto' && schemaRefused.has(llm.client))
@@ -92,25 +93,22 @@ function create<T>(llm: Llm, call: JsonCall<T>, mode: 'json_schema' | 'json_obje
 function read<T>(completion: OpenAI.Chat.Completions.ChatCompletion, call: JsonCall<T>, span: Span, attrs: Record<string, string>): T {
   const choice = completion.choices[0];
   span.setAttributes({
-    'gen_ai.response.model': completion.model,
-    'gen_ai.response.id': completion.id,
-    'gen_ai.response.finish_reasons': completion.choices.map((c) => c.finish_reason ?? 'unknown'),
+    [GEN_AI.responseModel]: completion.model,
+    [GEN_AI.responseId]: completion.id,
+    [GEN_AI.finishReasons]: completion.choices.map((c) => c.finish_reason ?? 'unknown'),
   });
   if (completion.usage) {
-    span.setAttributes({
-      'gen_ai.usage.input_tokens': completion.usage.prompt_tokens,
-      'gen_ai.usage.output_tokens': completion.usage.completion_tokens,
-    });
-    const withModel = { ...attrs, 'gen_ai.response.model': completion.model };
-    instruments.tokenUsage().record(completion.usage.prompt_tokens, { ...withModel, 'gen_ai.token.type': 'input' });
-    instruments.tokenUsage().record(completion.usage.completion_tokens, { ...withModel, 'gen_ai.token.type': 'output' });
+    span.setAttributes({ [GEN_AI.inputTokens]: completion.usage.prompt_tokens, [GEN_AI.outputTokens]: completion.usage.completion_tokens });
+    const withModel = { ...attrs, [GEN_AI.responseModel]: completion.model };
+    instruments.tokenUsage().record(completion.usage.prompt_tokens, { ...withModel, [GEN_AI.tokenType]: 'input' });
+    instruments.tokenUsage().record(completion.usage.completion_tokens, { ...withModel, [GEN_AI.tokenType]: 'output' });
   }
   if (!choice) throw new LlmFailure('invalid_output', 'the model returned no choices');
   if (choice.message.refusal) throw new LlmFailure('invalid_output', 'the model refused to answer');
   if (choice.finish_reason === 'length') throw new LlmFailure('invalid_output', 'the output was cut off (finish_reason "length")');
   if (choice.finish_reason === 'content_filter') throw new LlmFailure('invalid_output', 'the output was withheld by a content filter');
   const content = choice.message.content ?? '';
-  if (call.traceContent) span.setAttribute('gen_ai.completion', content);
+  if (call.traceContent) span.setAttribute(GEN_AI.completion, content);
   let json: unknown;
   try {
     json = JSON.parse(stripFence(content));

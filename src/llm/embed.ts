@@ -1,5 +1,6 @@
+import { GEN_AI } from '../telemetry/attributes.js';
 import { instruments } from '../telemetry/instruments.js';
-import { withSpan } from '../telemetry/with-span.js';
+import { withClientSpan } from '../telemetry/with-span.js';
 import { toFailure } from './chat-json.js';
 import type { Llm } from './llm-client.js';
 
@@ -9,20 +10,18 @@ export async function embedTexts(llm: Llm, texts: readonly string[]): Promise<Fl
   if (!model) throw new Error('no embedding model is configured (CANDOR_EMBEDDING_MODEL)');
   if (texts.length === 0) return [];
   return llm.limit(() =>
-    withSpan(
+    withClientSpan(
       `embeddings ${model}`,
-      { 'gen_ai.operation.name': 'embeddings', 'gen_ai.provider.name': llm.providerName, 'gen_ai.request.model': model },
+      { [GEN_AI.operationName]: 'embeddings', [GEN_AI.providerName]: llm.providerName, [GEN_AI.requestModel]: model },
       async (span) => {
         try {
           const response = await llm.client.embeddings.create({ model, input: [...texts], encoding_format: 'float' });
-          span.setAttributes({ 'gen_ai.response.model': response.model, 'gen_ai.usage.input_tokens': response.usage?.prompt_tokens ?? 0 });
-          instruments
-            .tokenUsage()
-            .record(response.usage?.prompt_tokens ?? 0, {
-              'gen_ai.operation.name': 'embeddings',
-              'gen_ai.request.model': model,
-              'gen_ai.token.type': 'input',
-            });
+          span.setAttributes({ [GEN_AI.responseModel]: response.model, [GEN_AI.inputTokens]: response.usage?.prompt_tokens ?? 0 });
+          instruments.tokenUsage().record(response.usage?.prompt_tokens ?? 0, {
+            [GEN_AI.operationName]: 'embeddings',
+            [GEN_AI.requestModel]: model,
+            [GEN_AI.tokenType]: 'input',
+          });
           const vectors = [...response.data].sort((a, b) => a.index - b.index).map((d) => unit(d.embedding));
           if (vectors.length !== texts.length) throw new Error(`asked for ${texts.length} embeddings, got ${vectors.length}`);
           return vectors;

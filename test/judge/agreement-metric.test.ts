@@ -3,16 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { buildAgreementReport } from '../../src/core/review/agreement-report.js';
 import { createAgreementMetric } from '../../src/judge/agreement-metric.js';
-import { buildApp, type App } from '../../src/main.js';
+import { buildCandor, type Candor } from '../../src/main.js';
 import { testConfig } from '../support/compose.js';
 
 // One file of its own: the OpenTelemetry global meter provider can be registered once per process.
 describe('candor.judge.agreement', () => {
   const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
   const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 60_000 });
-  let app: App;
+  let app: Candor;
   beforeAll(async () => {
-    app = await buildApp(testConfig(), { metricReaders: [reader] });
+    app = await buildCandor(testConfig(), { metricReaders: [reader] });
   });
   afterAll(async () => app?.close());
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { embedMissingFacts } from '../../src/kb/embed-facts.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
-import { buildApp, type App } from '../../src/main.js';
+import { buildCandor, type Candor } from '../../src/main.js';
 import { factEmbeddings } from '../../src/store/schema.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
 import { factNumber, reply, startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.js';
@@ -12,7 +12,7 @@ import { factNumber, reply, startFakeOpenAi, type FakeOpenAi } from '../support/
 describe('fact embeddings and fused retrieval', () => {
   const files = tempFiles({ 'handbook.jsonl': jsonl(HANDBOOK_FACTS) });
   let fake: FakeOpenAi;
-  let app: App;
+  let app: Candor;
   const embedCalls = () => fake.server.callsTo('/v1/embeddings');
 
   beforeAll(async () => {
@@ -23,7 +23,7 @@ describe('fact embeddings and fused retrieval', () => {
       CANDOR_LLM_MAX_RETRIES: '0',
       CANDOR_RELEVANCE_SIGNAL: 'cosine',
     });
-    app = await buildApp(config, { telemetry: false });
+    app = await buildCandor(config, { telemetry: false });
     await ingestPaths(app.store.db, [files.path('handbook.jsonl')], { kb: 'handbook' });
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
-import { buildApp, type App } from '../../src/main.js';
+import { buildCandor, type Candor } from '../../src/main.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
 import { completion, factNumber, reply, startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.js';
 
@@ -10,11 +10,11 @@ const LEAVE = 'How many days of annual leave do full-time staff receive?';
 describe('the optional entailment check (CANDOR_LLM_ENTAILMENT=true)', () => {
   const files = tempFiles({ 'handbook.jsonl': jsonl(HANDBOOK_FACTS) });
   let fake: FakeOpenAi;
-  let app: App;
+  let app: Candor;
 
   beforeAll(async () => {
     fake = await startFakeOpenAi();
-    app = await buildApp(
+    app = await buildCandor(
       testConfig({
         OPENAI_BASE_URL: fake.baseUrl,
         CANDOR_CHAT_MODEL: 'writer',

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
 import { extractFacts } from '../../src/llm/extract-facts.js';
-import { buildApp, type App } from '../../src/main.js';
+import { buildCandor, type Candor } from '../../src/main.js';
 import { facts, knowledgeBases } from '../../src/store/schema.js';
 import { tempFiles, testConfig } from '../support/compose.js';
 import { completion, startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.js';
@@ -20,11 +20,11 @@ Permits cost $45 a month.
 describe('LLM fact extraction at ingestion', () => {
   const files = tempFiles({ 'handbook.md': HANDBOOK });
   let fake: FakeOpenAi;
-  let app: App;
+  let app: Candor;
 
   beforeAll(async () => {
     fake = await startFakeOpenAi();
-    app = await buildApp(testConfig({ OPENAI_BASE_URL: fake.baseUrl, CANDOR_FACT_EXTRACTION: 'llm', CANDOR_LLM_MAX_RETRIES: '0' }), {
+    app = await buildCandor(testConfig({ OPENAI_BASE_URL: fake.baseUrl, CANDOR_FACT_EXTRACTION: 'llm', CANDOR_LLM_MAX_RETRIES: '0' }), {
       telemetry: false,
     });
   });

@@ -1,9 +1,12 @@
+import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
+import { startHttpServer } from '../../src/channels/http/http-server.js';
+import { metricsRoute } from '../../src/channels/http/metrics-route.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
-import { buildApp, type App } from '../../src/main.js';
+import { buildCandor, type Candor } from '../../src/main.js';
 import { interactions } from '../../src/store/schema.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
 import { completion, factNumber, FAKE_MODEL, reply, startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.js';
@@ -19,7 +22,7 @@ describe('the LLM behind the gate', () => {
   const processor = new SimpleSpanProcessor(exporter);
   const files = tempFiles({ 'handbook.jsonl': jsonl(HANDBOOK_FACTS) });
   let fake: FakeOpenAi;
-  let app: App;
+  let app: Candor;
 
   beforeAll(async () => {
     fake = await startFakeOpenAi();
@@ -30,7 +33,7 @@ describe('the LLM behind the gate', () => {
       CANDOR_LLM_TIMEOUT_MS: '400',
       CANDOR_LLM_MAX_RETRIES: '2',
     });
-    app = await buildApp(config, { spanProcessors: [processor] });
+    app = await buildCandor(config, { spanProcessors: [processor] });
     await ingestPaths(app.store.db, [files.path('handbook.jsonl')], { kb: 'handbook' });
   });
   afterAll(async () => {
@@ -199,6 +202,8 @@ describe('the LLM behind the gate', () => {
     const chat = spans.find((s) => s.name === 'chat gpt-test');
     const answer = spans.find((s) => s.name === 'candor.answer');
     expect(chat?.parentSpanContext?.spanId).toBe(answer?.spanContext().spanId);
+    // A call out of the process to the model vendor: a CLIENT span (GenAI conventions).
+    expect([chat?.kind, answer?.kind]).toEqual([SpanKind.CLIENT, SpanKind.INTERNAL]);
     expect(chat?.attributes).toMatchObject({
       'gen_ai.operation.name': 'chat',
       'gen_ai.request.model': 'gpt-test',
@@ -209,5 +214,20 @@ describe('the LLM behind the gate', () => {
     });
     // No question or completion text on spans unless CANDOR_TRACE_CONTENT is on.
     expect(JSON.stringify(spans.map((s) => s.attributes))).not.toContain('annual leave');
+  });
+
+  it('model call durations are in seconds with sub-second buckets (a 20 ms call is not read as 2.5 s)', async () => {
+    fake.script((call) => reply(true, 'Full-time staff get 18 days of annual leave.', [factNumber(call, '18 days')]));
+    await ask(LEAVE);
+    const server = await startHttpServer([metricsRoute(app.metrics!)], { host: '127.0.0.1', port: 0, log: app.log });
+    const scraped = await (await fetch(`${server.url}/metrics`)).text();
+    await server.stop(500);
+    expect(scraped).toMatch(/^# UNIT gen_ai_client_operation_duration s$/m);
+    expect(scraped).toMatch(/^# UNIT gen_ai_client_token_usage \{token\}$/m);
+    const bounds = [...scraped.matchAll(/^gen_ai_client_operation_duration_bucket\{[^}]*le="([^"]+)"/gm)].map((m) => m[1]);
+    expect(bounds.slice(0, 4)).toEqual(['0.01', '0.02', '0.04', '0.08']);
+    // The loopback fake answers in well under a second: counted in a sub-second bucket.
+    const underHalfSecond = Number(/^gen_ai_client_operation_duration_bucket\{[^}]*le="0.64"[^}]*\} (\d+)/m.exec(scraped)?.[1]);
+    expect(underHalfSecond).toBeGreaterThan(0);
   });
 });

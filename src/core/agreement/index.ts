@@ -1,10 +1,11 @@
-export { bootstrapCI, type BootstrapInterval, type BootstrapOptions } from './bootstrap.js';
-export { cohensKappa, cohensKappaFromMatrix, type CohensKappaOptions, type KappaWeights } from './cohens-kappa.js';
-export { confusionMatrix, type ConfusionMatrix } from './confusion-matrix.js';
+export { type BootstrapInterval, type BootstrapOptions, bootstrapCI } from './bootstrap.js';
+export { type CohensKappaOptions, cohensKappa, cohensKappaFromMatrix, type KappaWeights } from './cohens-kappa.js';
+export { type CompareOptions, compareRaters, type RaterComparison } from './compare-raters.js';
+export { type ConfusionMatrix, confusionMatrix } from './confusion-matrix.js';
 export { fleissCounts, fleissKappa } from './fleiss-kappa.js';
-export { krippendorffAlpha, type AlphaLevel, type KrippendorffAlphaOptions } from './krippendorff-alpha.js';
+export { type AlphaLevel, type KrippendorffAlphaOptions, krippendorffAlpha } from './krippendorff-alpha.js';
 export { collectCategories, isPresent, type Label, type MaybeLabel } from './label.js';
 export { majorityLabel, type TieBreak } from './majority-label.js';
-export { perClassMetrics, type ClassMetrics } from './per-class-metrics.js';
+export { type ClassMetrics, perClassMetrics } from './per-class-metrics.js';
 export { percentAgreement } from './percent-agreement.js';
-export { mulberry32, randomInt, type RandomSource } from './seeded-random.js';
+export { mulberry32, type RandomSource, randomInt } from './seeded-random.js';

@@ -1,14 +1,12 @@
-import { bootstrapCI } from '../agreement/bootstrap.js';
-import { cohensKappa, cohensKappaFromMatrix } from '../agreement/cohens-kappa.js';
-import { confusionMatrix } from '../agreement/confusion-matrix.js';
+import { cohensKappa } from '../agreement/cohens-kappa.js';
+import { compareRaters, round } from '../agreement/compare-raters.js';
 import { fleissCounts, fleissKappa } from '../agreement/fleiss-kappa.js';
 import { krippendorffAlpha } from '../agreement/krippendorff-alpha.js';
 import { majorityLabel } from '../agreement/majority-label.js';
-import { perClassMetrics, type ClassMetrics } from '../agreement/per-class-metrics.js';
-import { mulberry32 } from '../agreement/seeded-random.js';
+import type { ClassMetrics } from '../agreement/per-class-metrics.js';
 import { REVIEW_TASKS, type ReviewTask } from './review-tasks.js';
 
-/** One annotator's current label for one item and task. Judges are annotators named `llm:<spec>@<version>`. */
+/** One annotator's current label for one item and task. Judges are annotators named `llm:<spec>@<version>` or `rule:<name>@<version>`. */
 export interface LabelRow {
   readonly sampleId: number;
   readonly task: string;
@@ -25,6 +23,13 @@ export interface LabelRow {
  *
  * Statistics that are undefined for the data (no pairs, one category only) are null.
  */
+/** A report as the agreement job stores it: the report, when and for which run it was made, what the judges did. */
+export type StoredAgreementReport = AgreementReport & {
+  readonly runKey: string;
+  readonly createdAt: string;
+  readonly judgeRuns?: readonly unknown[];
+};
+
 export interface AgreementReport {
   readonly version: 1;
   readonly tasks: TaskAgreement[];
@@ -93,7 +98,9 @@ export function buildAgreementReport(labels: readonly LabelRow[], options: Repor
   return { version: 1, tasks: out };
 }
 
-const isJudge = (annotator: string) => annotator.startsWith('llm:');
+/** Judges (LLM `llm:<spec>@<v>` and rule `rule:<name>@<v>`) are compared with everyone else, the reference annotators. */
+export const isJudgeAnnotator = (annotator: string): boolean => annotator.startsWith('llm:') || annotator.startsWith('rule:');
+const isJudge = isJudgeAnnotator;
 const num = (x: number): number | null => (Number.isFinite(x) ? round(x) : null);
 
 function taskAgreement(task: ReviewTask, rows: readonly LabelRow[], options: ReportOptions): TaskAgreement {
@@ -211,44 +218,23 @@ function judgeAgreement(
     predicted.push(j);
     compared.push(id);
   }
-  const confusion = confusionMatrix(truth, predicted, categories);
-  const k = categories.length;
-  // Bootstrap on (truth, judge) category-pair codes: a resample is a table of counts, not a relabelling.
-  const codes = truth.map((t, i) => categories.indexOf(t) * k + categories.indexOf(predicted[i] as string));
-  const kappaOf = (sample: readonly number[]) => {
-    const table = Array.from({ length: k }, () => new Array<number>(k).fill(0));
-    for (const code of sample) {
-      const row = table[Math.floor(code / k)] as number[];
-      row[code % k] = (row[code % k] as number) + 1;
-    }
-    return cohensKappaFromMatrix(table);
-  };
-  const iterations = options.iterations ?? 1000;
-  const ci = bootstrapCI(codes, kappaOf, { iterations, random: mulberry32(options.seed ?? 1) });
+  const stats = compareRaters(truth, predicted, categories, {
+    seed: options.seed ?? 1,
+    iterations: options.iterations ?? 1000,
+    ordinal: task.ordinal,
+  });
   const withJudge = [...humans.map((h) => items.map((id) => human.get(id)?.get(h) ?? null)), items.map((id) => judged.get(id) ?? null)];
   return {
     judge,
     items: compared.length,
     noMajority,
-    percentAgreement: compared.length > 0 ? round(truth.filter((t, i) => t === predicted[i]).length / compared.length) : null,
-    cohensKappa: compared.length > 0 ? num(cohensKappaFromMatrix(confusion.matrix)) : null,
-    kappaCI: { low: num(ci.low), high: num(ci.high), iterations },
-    ...(task.ordinal
-      ? {
-          weightedKappa: {
-            linear: compared.length > 0 ? num(cohensKappaFromMatrix(confusion.matrix, 'linear')) : null,
-            quadratic: compared.length > 0 ? num(cohensKappaFromMatrix(confusion.matrix, 'quadratic')) : null,
-          },
-        }
-      : {}),
+    percentAgreement: stats.percentAgreement,
+    cohensKappa: stats.cohensKappa,
+    kappaCI: stats.kappaCI,
+    ...(stats.weightedKappa ? { weightedKappa: stats.weightedKappa } : {}),
     krippendorffAlpha: num(krippendorffAlpha(withJudge, task.ordinal ? 'ordinal' : 'nominal', { categories })),
-    confusion: { categories, matrix: confusion.matrix },
-    perClass: perClassMetrics(confusion).map((c) => ({
-      ...c,
-      precision: nullableRound(c.precision),
-      recall: nullableRound(c.recall),
-      f1: nullableRound(c.f1),
-    })),
+    confusion: stats.confusion,
+    perClass: stats.perClass,
     disagreements: compared
       .map((id, i) => ({ id, i }))
       .filter(({ i }) => truth[i] !== predicted[i])
@@ -259,12 +245,4 @@ function judgeAgreement(
         humans: Object.fromEntries(human.get(id) ?? []),
       })),
   };
-}
-
-function round(x: number): number {
-  return Math.round(x * 10_000) / 10_000;
-}
-
-function nullableRound(x: number | null): number | null {
-  return x === null ? null : round(x);
 }

@@ -67,9 +67,9 @@ export function reviewTask(id: string): ReviewTask | undefined {
   return REVIEW_TASKS.find((task) => task.id === id);
 }
 
-/** The tasks a reviewer labels for an item. */
-export function tasksFor(decision: 'answer' | 'abstain'): ReviewTask[] {
-  return REVIEW_TASKS.filter((task) => task.appliesTo === 'all' || decision === 'answer');
+/** The tasks a reviewer labels for an item ('unknown': an imported reply, which may have answered). */
+export function tasksFor(decision: 'answer' | 'abstain' | 'unknown'): ReviewTask[] {
+  return REVIEW_TASKS.filter((task) => task.appliesTo === 'all' || decision !== 'abstain');
 }
 
 export type ParsedLabel = { ok: true; task: TaskId; value: string } | { ok: false; message: string };

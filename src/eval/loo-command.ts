@@ -1,0 +1,35 @@
+import type { Candor } from '../main.js';
+import { readLooQuestions, runLeaveOneOut } from './leave-one-out.js';
+import { extendLooReport, formatCategories } from './loo-categories.js';
+
+export interface LooArgs {
+  readonly kb: string;
+  readonly questions: string;
+  readonly markdown?: string | undefined;
+  readonly json: boolean;
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+/** `candor eval loo`: leave-one-out over a questions file, as one JSON object or a few lines of text. */
+export async function evalLoo(
+  app: Candor,
+  args: LooArgs,
+  print: (text: string) => void,
+  progress: (message: string) => void,
+): Promise<number> {
+  const questions = readLooQuestions(args.questions);
+  const report = await runLeaveOneOut(app, args.kb, questions, (done, total) => {
+    if (done % 25 === 0 || done === total) progress(`asked ${done}/${total} questions (twice each)`);
+  });
+  const s = report.summary;
+  const extended = extendLooReport(report, questions, { kb: args.kb, questionsFile: args.questions, markdown: args.markdown });
+  print(
+    args.json
+      ? JSON.stringify(extended)
+      : `n=${s.n}  full KB answered=${pct(s.fullAnswered)} (with own fact ${pct(s.fullAnsweredWithFact)})  leave-one-out abstained=${pct(s.looAbstained)}\n` +
+          (s.unanswerable ? `unanswerable questions: ${s.unanswerable.n}, abstained=${pct(s.unanswerable.abstained)}\n` : '') +
+          `full-KB refusals by: ${JSON.stringify(s.fullRefusedBy)}\nleave-one-out refusals by: ${JSON.stringify(s.looRefusedBy)}\n${formatCategories(extended.categories)}`,
+  );
+  return 0;
+}
