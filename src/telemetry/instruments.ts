@@ -1,5 +1,7 @@
 import { metrics, type Counter, type Histogram } from '@opentelemetry/api';
 
+import { METRIC, SCOPE } from './attributes.js';
+
 /**
  * Metric instruments, created on first use. The metrics API has no proxy
  * provider: an instrument made before the SDK starts stays a no-op forever,
@@ -14,18 +16,33 @@ function lazy<T>(make: () => T): () => T {
   };
 }
 
-const meter = () => metrics.getMeter('candor');
+const meter = () => metrics.getMeter(SCOPE.candor);
+
+/** GenAI semantic conventions' advice: model calls from 10 ms to ~80 s, in seconds. */
+const MODEL_CALL_SECONDS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
+/** GenAI semantic conventions' advice for token counts (powers of 4). */
+const TOKENS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864];
 
 export const instruments = {
-  asks: lazy<Counter>(() => meter().createCounter('candor.asks', { description: 'Questions asked, by decision, reason and channel' })),
-  askDuration: lazy<Histogram>(() => meter().createHistogram('candor.ask.duration', { unit: 'ms', description: 'Time to decide an ask' })),
+  asks: lazy<Counter>(() =>
+    meter().createCounter(METRIC.asks, { unit: '{ask}', description: 'Questions asked, by decision, reason and channel' }),
+  ),
+  askDuration: lazy<Histogram>(() => meter().createHistogram(METRIC.askDuration, { unit: 'ms', description: 'Time to decide an ask' })),
   llmCallsAvoided: lazy<Counter>(() =>
-    meter().createCounter('candor.llm.calls_avoided', { description: 'Questions the hard gate refused before any model call' }),
+    meter().createCounter(METRIC.llmCallsAvoided, { unit: '{call}', description: 'Questions the hard gate refused before any model call' }),
   ),
   tokenUsage: lazy<Histogram>(() =>
-    meter().createHistogram('gen_ai.client.token.usage', { unit: '{token}', description: 'Tokens used per model call, by type' }),
+    meter().createHistogram(METRIC.tokenUsage, {
+      unit: '{token}',
+      description: 'Tokens used per model call, by type',
+      advice: { explicitBucketBoundaries: TOKENS },
+    }),
   ),
   operationDuration: lazy<Histogram>(() =>
-    meter().createHistogram('gen_ai.client.operation.duration', { unit: 's', description: 'Duration of model calls' }),
+    meter().createHistogram(METRIC.operationDuration, {
+      unit: 's',
+      description: 'Duration of model calls',
+      advice: { explicitBucketBoundaries: MODEL_CALL_SECONDS },
+    }),
   ),
 };

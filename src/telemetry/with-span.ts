@@ -1,10 +1,21 @@
-import { SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
 
-const tracer = () => trace.getTracer('candor');
+import { SCOPE } from './attributes.js';
+
+const tracer = () => trace.getTracer(SCOPE.candor);
 
 /** Runs `fn` inside a span that always ends, records exceptions and marks errors. */
 export async function withSpan<T>(name: string, attributes: Attributes, fn: (span: Span) => Promise<T> | T): Promise<T> {
-  return tracer().startActiveSpan(name, { attributes }, async (span) => {
+  return withSpanOfKind(name, SpanKind.INTERNAL, attributes, fn);
+}
+
+/** A call to a service outside the process (a model endpoint): a CLIENT span, as the GenAI conventions ask. */
+export async function withClientSpan<T>(name: string, attributes: Attributes, fn: (span: Span) => Promise<T> | T): Promise<T> {
+  return withSpanOfKind(name, SpanKind.CLIENT, attributes, fn);
+}
+
+async function withSpanOfKind<T>(name: string, kind: SpanKind, attributes: Attributes, fn: (span: Span) => Promise<T> | T): Promise<T> {
+  return tracer().startActiveSpan(name, { kind, attributes }, async (span) => {
     try {
       return await fn(span);
     } catch (error) {

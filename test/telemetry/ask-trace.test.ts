@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAsk, type Ask } from '../../src/ask/ask-service.js';
 import type { Decision } from '../../src/ask/decision.js';
 import { createInteractionRecorder } from '../../src/ask/record-interaction.js';
-import { HARD_LAYER_NAMES } from '../../src/core/gate/hard-gate.js';
+import { GATE_LAYER_NAMES } from '../../src/core/gate/gate.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
-import { buildApp, type App } from '../../src/main.js';
+import { buildCandor, type Candor } from '../../src/main.js';
 import { interactions } from '../../src/store/schema.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
 
@@ -17,17 +17,17 @@ const ANSWERED = 'How many days of annual leave do full-time staff receive?';
 const REFUSED = 'What is the notice period for resignation?';
 const USER = 'U-SECRET-USER-42';
 
-/** One span per hard-gate layer, in the order they decide. */
-const GATE_SPANS = HARD_LAYER_NAMES.map((name) => `candor.gate.${name}`);
+/** One span per gate layer that runs by default (the cosine rule is off), in the order they decide. */
+const GATE_SPANS = GATE_LAYER_NAMES.filter((name) => name !== 'relevance').map((name) => `candor.gate.${name}`);
 
 describe('one trace per ask', () => {
   const exporter = new InMemorySpanExporter();
   const processor = new SimpleSpanProcessor(exporter);
   const files = tempFiles({ 'handbook.jsonl': jsonl(HANDBOOK_FACTS) });
-  let app: App;
+  let app: Candor;
 
   beforeAll(async () => {
-    app = await buildApp(testConfig(), { spanProcessors: [processor] });
+    app = await buildCandor(testConfig(), { spanProcessors: [processor] });
     await ingestPaths(app.store.db, [files.path('handbook.jsonl')], { kb: 'handbook' });
   });
   afterAll(async () => {
@@ -58,16 +58,8 @@ describe('one trace per ask', () => {
     return row;
   }
 
-  it('has a span for each layer the design names', () => {
-    expect(GATE_SPANS).toEqual(
-      expect.arrayContaining([
-        'candor.gate.evidence',
-        'candor.gate.entity',
-        'candor.gate.relevance',
-        'candor.gate.coverage',
-        'candor.gate.answer_type',
-      ]),
-    );
+  it('has a span for each layer: the crisp rules, then the answerability score', () => {
+    expect(GATE_SPANS).toEqual(['candor.gate.entity', 'candor.gate.evidence', 'candor.gate.answerability']);
   });
 
   it('an answer: root candor.ask with retrieve, every gate layer, answer and record as children', async () => {
@@ -80,10 +72,15 @@ describe('one trace per ask', () => {
     expect(decision.traceId).toMatch(/^[0-9a-f]{32}$/);
     expect((await storedRow(decision))?.traceId).toBe(decision.traceId);
 
-    const relevance = decision.reasons.find((r) => r.layer === 'relevance');
     expect(root.attributes).toMatchObject({
       'candor.decision': 'answer',
-      'candor.top_score': relevance?.score,
+      'candor.top_score': decision.answerability?.features.relevance,
+      'candor.answerability.score': decision.answerability?.score,
+      'candor.answerability.threshold': decision.answerability?.threshold,
+      'candor.answerability.threshold_source': 'model',
+      'candor.answerability.model': decision.answerability?.model,
+      'candor.answerability.feature.coverage': decision.answerability?.features.coverage,
+      'candor.answerability.feature.passage_margin': decision.answerability?.features.passageMargin,
       'candor.evidence_count': decision.evidence.length,
       'candor.kb.version': 1,
       'candor.kb.name': 'handbook',
@@ -96,11 +93,12 @@ describe('one trace per ask', () => {
     const retrieve = spans.find((s) => s.name === 'candor.retrieve');
     expect(retrieve?.attributes).toMatchObject({ 'candor.retrieve.top_k': 5, 'candor.retrieve.excluded': 0 });
     expect(retrieve?.attributes['candor.retrieve.hits']).toEqual(expect.any(Number));
-    const coverage = spans.find((s) => s.name === 'candor.gate.coverage');
-    expect(coverage?.attributes).toMatchObject({
-      'candor.gate.layer': 'coverage',
+    const answerability = spans.find((s) => s.name === 'candor.gate.answerability');
+    expect(answerability?.attributes).toMatchObject({
+      'candor.gate.layer': 'answerability',
       'candor.gate.pass': true,
-      'candor.gate.threshold': 0.45,
+      'candor.gate.score': decision.answerability?.score,
+      'candor.gate.threshold': decision.answerability?.threshold,
     });
   });
 
@@ -142,7 +140,7 @@ describe('one trace per ask', () => {
   it('puts the question text in the root span with CANDOR_TRACE_CONTENT=true (never the raw user id)', async () => {
     const config = testConfig({ CANDOR_TRACE_CONTENT: 'true' });
     expect(config.telemetry.traceContent).toBe(true);
-    // The ask path as buildApp wires it, over the same store and telemetry, with this setting.
+    // The ask path as buildCandor wires it, over the same store and telemetry, with this setting.
     const ask = createAsk({
       config,
       indexes: app.indexes,

@@ -6,23 +6,29 @@ import { apiRoutes } from '../../src/channels/http/api-routes.js';
 import { startHttpServer, type RunningServer } from '../../src/channels/http/http-server.js';
 import { metricsRoute } from '../../src/channels/http/metrics-route.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
-import { buildApp, type App } from '../../src/main.js';
+import { buildCandor, type Candor } from '../../src/main.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
 
 // One file of its own: the OpenTelemetry global meter provider can be registered once per process.
 describe('GET /metrics', () => {
   const files = tempFiles({ 'handbook.jsonl': jsonl(HANDBOOK_FACTS) });
-  let app: App;
+  let app: Candor;
   let server: RunningServer;
   let scraped = '';
 
   beforeAll(async () => {
-    app = await buildApp(testConfig({ CANDOR_KB: 'handbook' }));
-    await ingestPaths(app.store.db, [files.path('handbook.jsonl')], { kb: 'handbook' });
-    server = await startHttpServer(
-      [apiRoutes({ ask: app.ask, maxBodyBytes: 65_536, healthy: async () => true }), metricsRoute(app.metrics!)],
-      { host: '127.0.0.1', port: 0, log: app.log },
+    app = await buildCandor(
+      testConfig({
+        CANDOR_KB: 'handbook',
+        OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=staging,service.namespace=support%20bots',
+      }),
     );
+    await ingestPaths(app.store.db, [files.path('handbook.jsonl')], { kb: 'handbook' });
+    server = await startHttpServer([apiRoutes({ ask: app.ask, maxBodyBytes: 65_536, health: [] }), metricsRoute(app.metrics!)], {
+      host: '127.0.0.1',
+      port: 0,
+      log: app.log,
+    });
     const ask = (question: string) =>
       fetch(`${server.url}/api/ask`, {
         method: 'POST',
@@ -48,6 +54,30 @@ describe('GET /metrics', () => {
     expect(scraped).not.toContain('annual leave'); // no user text in metrics
   });
 
+  it('says each histogram’s unit, and asks are in milliseconds with buckets from 1 ms', () => {
+    expect(scraped).toMatch(/^# UNIT candor_ask_duration ms$/m);
+    expect(scraped).toMatch(/^# UNIT candor_asks_total \{ask\}$/m);
+    const bounds = [...scraped.matchAll(/^candor_ask_duration_bucket\{[^}]*decision="answer"[^}]*le="([^"]+)"/gm)].map((m) => m[1]);
+    expect(bounds).toEqual(['1', '2', '5', '10', '25', '50', '100', '250', '500', '1000', '2500', '5000', '10000', '30000', '+Inf']);
+  });
+
+  it('exports process and runtime metrics', () => {
+    expect(scraped).toMatch(/^process_cpu_time_total\{[^}]*cpu_mode="user"[^}]*\} [\d.e+-]+$/m);
+    const rss = Number(/^process_memory_usage(?:\{[^}]*\})? ([\d.e+]+)$/m.exec(scraped)?.[1]);
+    expect(rss).toBeGreaterThan(10_000_000);
+    expect(scraped).toMatch(/^v8js_memory_heap_used\{[^}]*v8js_heap_space_name="new_space"[^}]*\} \d+/m);
+    expect(scraped).toMatch(/^nodejs_eventloop_delay_p99(?:\{[^}]*\})? [\d.e+-]+$/m);
+    expect(scraped).toMatch(/^# UNIT process_memory_usage By$/m);
+  });
+
+  it('carries OTEL_RESOURCE_ATTRIBUTES and the service identity on target_info', () => {
+    const info = /^target_info\{([^}]*)\} 1$/m.exec(scraped)?.[1] ?? '';
+    expect(info).toContain('deployment_environment_name="staging"');
+    expect(info).toContain('service_namespace="support bots"');
+    expect(info).toContain('service_name="candor"');
+    expect(info).toMatch(/service_version="\d+\.\d+\.\d+/);
+  });
+
   it('every metric the Grafana dashboard and the alert rules query exists', () => {
     const exposed = new Set([...scraped.matchAll(/^([a-z_:][a-z0-9_:]*)(?:\{| )/gm)].map((m) => m[1] as string));
     const dashboard = JSON.parse(readFileSync(new URL('../../dashboards/candor-grafana.json', import.meta.url), 'utf8')) as {
@@ -61,7 +91,13 @@ describe('GET /metrics', () => {
       ...alerts.groups.flatMap((g) => g.rules.map((r) => r.expr)),
     ];
     expect(queries.length).toBeGreaterThan(5);
-    const names = new Set(queries.flatMap((q) => [...q.matchAll(/\b(candor_[a-z0-9_]+|gen_ai_[a-z0-9_]+)\b/g)].map((m) => m[1] as string)));
+    const names = new Set(
+      queries.flatMap((q) =>
+        [...q.matchAll(/\b(candor_[a-z0-9_]+|gen_ai_[a-z0-9_]+|process_[a-z0-9_]+|nodejs_[a-z0-9_]+|v8js_[a-z0-9_]+)\b/g)].map(
+          (m) => m[1] as string,
+        ),
+      ),
+    );
     // Metrics that only appear once something happens (a model call, a report) are declared by their code, not scraped here.
     const lazy = [...names].filter((n) => n.startsWith('gen_ai_') || n.startsWith('candor_judge_') || n.startsWith('candor_llm_'));
     for (const name of [...names].filter((n) => !lazy.includes(n))) expect(exposed, `${name} is queried but not exposed`).toContain(name);

@@ -4,10 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { apiRoutes } from '../../../src/channels/http/api-routes.js';
 import { startHttpServer, type RunningServer } from '../../../src/channels/http/http-server.js';
-import { HARD_LAYER_NAMES } from '../../../src/core/gate/hard-gate.js';
 import { ingestPaths } from '../../../src/kb/ingest/ingest.js';
 import { createLog } from '../../../src/log.js';
-import { buildApp, type App } from '../../../src/main.js';
+import { buildCandor, type Candor } from '../../../src/main.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../../support/compose.js';
 
 const MAX_BODY = 1024;
@@ -16,21 +15,20 @@ const MAX_BODY = 1024;
 describe('HTTP API', () => {
   const files = tempFiles({ 'handbook.jsonl': jsonl(HANDBOOK_FACTS) });
   const logged: string[] = [];
-  let app: App;
+  let app: Candor;
   let server: RunningServer;
 
   beforeAll(async () => {
-    app = await buildApp(testConfig({ CANDOR_KB: 'handbook', CANDOR_MAX_BODY_BYTES: String(MAX_BODY), CANDOR_MAX_QUESTION_CHARS: '200' }));
+    app = await buildCandor(
+      testConfig({ CANDOR_KB: 'handbook', CANDOR_MAX_BODY_BYTES: String(MAX_BODY), CANDOR_MAX_QUESTION_CHARS: '200' }),
+    );
     await ingestPaths(app.store.db, [files.path('handbook.jsonl')], { kb: 'handbook' });
     server = await startHttpServer(
       [
         apiRoutes({
           ask: app.ask,
           maxBodyBytes: app.config.http.maxBodyBytes,
-          healthy: async () => {
-            await app.store.db.execute(sql`select 1`);
-            return true;
-          },
+          health: [{ name: 'database', check: () => app.store.ping() }],
         }),
       ],
       { host: '127.0.0.1', port: 0, log: createLog('debug', (line) => logged.push(line)) },
@@ -66,7 +64,13 @@ describe('HTTP API', () => {
     });
     expect(body.evidence).toEqual([{ factId: 'HB-1', text: HANDBOOK_FACTS[0].text, source: 'handbook#leave', score: expect.any(Number) }]);
     const reasons = body.reasons as { layer: string; code: string | null; detail: string }[];
-    expect(reasons.map((r) => r.layer)).toEqual([...HARD_LAYER_NAMES]);
+    expect(reasons.map((r) => r.layer)).toEqual(['entity', 'evidence', 'answerability']);
+    expect(body.answerability).toMatchObject({
+      score: expect.any(Number),
+      threshold: expect.any(Number),
+      thresholdSource: 'model',
+      model: expect.stringMatching(/@\d+$/),
+    });
     for (const reason of reasons) expect(reason).toMatchObject({ code: null, detail: expect.any(String) });
     expect(await interactionCount()).toBe((before ?? 0) + 1);
   });

@@ -1,0 +1,138 @@
+/**
+ * Memory per process, for sizing containers: the built CLI (`node bin/candor.js`, as the image runs it)
+ * as `serve` on PostgreSQL and on the embedded PGlite store, with the example KB (examples/kb) ingested,
+ * idle and after a load of asks; and the one-shot `migrate` and `ingest` steps. Resident set size is read
+ * from /proc/<pid>/status (VmRSS now, VmHWM the peak). Writes bench/results/memory.json.
+ *
+ *   npm run build && npm run bench:memory
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { tempFiles } from '../test/support/compose.js';
+import { createTestStore } from '../test/support/stores.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'candor.js');
+const ASKS = Number(process.env.CANDOR_BENCH_ASKS ?? 2000);
+const CONCURRENCY = 8;
+const QUESTIONS = [
+  'Who needs to pay Additional Premiums?',
+  'What does MediShield Life cover?',
+  'What does ADR-0050 say about retention?',
+  'How do I claim for a hospital bill?',
+  'What is the speed limit on expressways?',
+  'Is there a shuttle bus from the train station?',
+  'When must I renew my driving licence?',
+  'What are the premiums for a 45-year-old?',
+];
+
+interface Memory {
+  readonly rssMb: number;
+  readonly peakMb: number;
+}
+
+function memoryOf(pid: number): Memory {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+  return { rssMb: Math.round(kb('VmRSS') / 102.4) / 10, peakMb: Math.round(kb('VmHWM') / 102.4) / 10 };
+}
+
+/** Runs a one-shot command to its end, sampling its peak every 20 ms (the largest VmHWM seen: an exiting process reads 0). */
+async function oneShot(args: string[], env: Record<string, string>): Promise<{ peakMb: number }> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let peak = { peakMb: 0 };
+  const timer = setInterval(() => {
+    try {
+      peak = { peakMb: Math.max(peak.peakMb, memoryOf(child.pid!).peakMb) };
+    } catch {
+      // exited between samples
+    }
+  }, 20);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearInterval(timer);
+  if (code !== 0) throw new Error(`candor ${args.join(' ')} exited ${code}`);
+  return peak;
+}
+
+async function serving(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    env: { PATH: process.env.PATH ?? '', ...env, PORT: '0', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  for (let i = 0; i < 600; i++) {
+    const match = /Candor is serving on (http:\/\/\S+)/.exec(stderr);
+    if (match) return { child, url: match[1]! };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`serve did not start:\n${stderr}`);
+}
+
+async function load(url: string, asks: number): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < asks) {
+        const question = QUESTIONS[next++ % QUESTIONS.length];
+        const res = await fetch(`${url}/api/ask`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ question }),
+        });
+        if (res.status !== 200) throw new Error(`ask answered ${res.status}`);
+        await res.arrayBuffer();
+      }
+    }),
+  );
+}
+
+async function measureServe(env: Record<string, string>) {
+  const { child, url } = await serving(env);
+  await new Promise((r) => setTimeout(r, 1000));
+  const started = memoryOf(child.pid!);
+  await load(url, 1); // builds the KB's in-memory index
+  const firstAsk = memoryOf(child.pid!);
+  await load(url, ASKS);
+  const afterLoad = memoryOf(child.pid!);
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+  return { started, firstAsk, afterLoad };
+}
+
+const files = tempFiles({}, 'candor-memory-');
+const pg = await createTestStore('postgres');
+await pg.store.close();
+try {
+  const onPostgres = { DATABASE_URL: pg.databaseUrl!, CANDOR_DATA_DIR: files.path('unused') };
+  const onPglite = { CANDOR_DATA_DIR: files.path('pglite') };
+  const kb = join(ROOT, 'examples', 'kb');
+  const results = {
+    node: process.version,
+    asks: ASKS,
+    concurrency: CONCURRENCY,
+    kb: 'examples/kb (120 documents, 1,726 facts)',
+    postgres: {
+      migrate: await oneShot(['migrate'], onPostgres),
+      ingest: await oneShot(['ingest', kb], onPostgres),
+      serve: await measureServe(onPostgres),
+    },
+    pglite: {
+      migrate: await oneShot(['migrate'], onPglite),
+      ingest: await oneShot(['ingest', kb], onPglite),
+      serve: await measureServe(onPglite),
+    },
+  };
+  const out = join(ROOT, 'bench', 'results', 'memory.json');
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(JSON.stringify(results, null, 2));
+} finally {
+  await pg.dispose();
+  files.cleanup();
+}

@@ -1,0 +1,47 @@
+/** The console's one stylesheet (served as /console.css; the pages' CSP allows no inline style). */
+export const CONSOLE_CSS = `
+:root { --ink: #1d2330; --muted: #5b6473; --line: #d9dde4; --bg: #f6f7f9; --answer: #2f7d4f; --abstain: #c2572b; --accent: #2d5fb8; --warn: #9a6b00; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", "Liberation Sans", sans-serif; color: var(--ink); background: var(--bg); }
+header { display: flex; align-items: center; gap: 1.5rem; padding: .6rem 1.5rem; background: #fff; border-bottom: 1px solid var(--line); flex-wrap: wrap; }
+header .brand { font-weight: 700; color: var(--ink); text-decoration: none; font-size: 1.1rem; }
+header nav { display: flex; gap: 1rem; flex-wrap: wrap; }
+header nav a { color: var(--muted); text-decoration: none; padding: .2rem 0; }
+header nav a[aria-current="page"] { color: var(--ink); border-bottom: 2px solid var(--accent); }
+header .logout { margin-left: auto; color: var(--muted); }
+main { max-width: 1200px; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
+h1 { font-size: 1.4rem; margin: .5rem 0 1rem; } h2 { font-size: 1.1rem; margin: 1.6rem 0 .6rem; }
+a { color: var(--accent); }
+.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: .8rem; }
+.card { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .7rem .9rem; }
+.card .value { font-size: 1.5rem; font-weight: 600; } .card .label { color: var(--muted); font-size: .85rem; }
+.panel { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .8rem 1rem; margin-bottom: 1rem; overflow-x: auto; }
+table { border-collapse: collapse; width: 100%; background: #fff; }
+th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { font-weight: 600; color: var(--muted); font-size: .85rem; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+.answer { color: var(--answer); font-weight: 600; } .abstain { color: var(--abstain); font-weight: 600; }
+.pass { color: var(--answer); } .fail { color: var(--abstain); font-weight: 600; }
+.muted { color: var(--muted); } .mono { font-family: ui-monospace, "Liberation Mono", monospace; font-size: .85rem; }
+.reply { white-space: pre-wrap; background: #fff; border-left: 3px solid var(--line); padding: .5rem .8rem; }
+.filters { display: flex; gap: .6rem; flex-wrap: wrap; align-items: end; margin-bottom: 1rem; }
+label { display: flex; flex-direction: column; font-size: .85rem; color: var(--muted); gap: .2rem; }
+input, select, textarea, button { font: inherit; padding: .35rem .5rem; border: 1px solid var(--line); border-radius: 4px; background: #fff; }
+button { background: var(--accent); color: #fff; border-color: var(--accent); cursor: pointer; }
+.logout button { background: #fff; color: var(--accent); padding: .15rem .5rem; }
+textarea { width: 100%; min-height: 4.5rem; }
+.error { color: var(--abstain); background: #fff3ee; border: 1px solid #f0c6b4; padding: .5rem .8rem; border-radius: 4px; }
+.gap { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .7rem 1rem; margin-bottom: .8rem; }
+.gap h3 { margin: 0 0 .3rem; font-size: 1rem; } .gap ul { margin: .3rem 0 0; padding-left: 1.2rem; }
+svg text { font: 11px system-ui, "Liberation Sans", sans-serif; fill: var(--muted); }
+svg .axis { stroke: var(--line); } svg .grid { stroke: #eef0f3; }
+svg .s-answer { fill: var(--answer); stroke: var(--answer); } svg .s-abstain { fill: var(--abstain); stroke: var(--abstain); }
+svg .s-0 { stroke: var(--accent); fill: var(--accent); } svg .s-1 { stroke: var(--abstain); fill: var(--abstain); } svg .s-2 { stroke: var(--answer); fill: var(--answer); }
+svg .s-3 { stroke: var(--warn); fill: var(--warn); } svg .s-4 { stroke: #7a4fb8; fill: #7a4fb8; } svg .s-5 { stroke: #333; fill: #333; }
+svg polyline { fill: none; stroke-width: 2; } svg .bar { fill: var(--accent); } svg .bar.neg { fill: var(--abstain); }
+.legend span { margin-right: 1rem; font-size: .85rem; } .legend .key { display: inline-block; width: .8rem; height: .8rem; margin-right: .3rem; vertical-align: -1px; }
+.key.s-answer { background: var(--answer); } .key.s-abstain { background: var(--abstain); } .key.s-0 { background: var(--accent); } .key.s-1 { background: var(--abstain); }
+.key.s-2 { background: var(--answer); } .key.s-3 { background: var(--warn); } .key.s-4 { background: #7a4fb8; } .key.s-5 { background: #333; }
+.login { max-width: 380px; margin: 4rem auto; background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 1.2rem 1.4rem; }
+.login form { display: flex; flex-direction: column; gap: .8rem; }
+`;

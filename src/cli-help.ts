@@ -1,0 +1,91 @@
+import { packageVersion } from './version.js';
+
+/**
+ * `candor <command> --help`: one page per command, printed without reading any
+ * setting, so help works even where the configuration is still wrong.
+ */
+export const COMMAND_HELP: Readonly<Record<string, string>> = {
+  start: `Usage: candor start
+
+Ingests the example documents (examples/kb, found beside the installed code, whatever the working
+directory) when the knowledge base is empty, then serves as \`candor serve\` does. The quick start.`,
+  serve: `Usage: candor serve
+
+HTTP server on HOST:PORT (default 127.0.0.1:3000):
+  POST /api/ask      the JSON ask API            GET /healthz   200 while the store answers
+  GET  /metrics      Prometheus text format      GET /          the console (CANDOR_CONSOLE_TOKEN or
+  /slack/events      Slack (SLACK_BOT_TOKEN)                       CANDOR_CONSOLE_BASIC_AUTH)
+  /api/messages      Teams (MICROSOFT_APP_ID)
+Stops gracefully on SIGINT/SIGTERM (requests in flight finish, the store closes).`,
+  migrate: `Usage: candor migrate
+
+Applies pending database migrations (migrations/, under an advisory lock on PostgreSQL) and exits 0.
+\`candor serve\` does the same at start; run this as a deployment's init step or Job so that replicas
+start on a migrated schema and a failed migration stops the rollout, not the serving replicas.`,
+  ingest: `Usage: candor ingest PATH... [--kb NAME] [--json]
+
+Documents (.txt .md .html .pdf .docx) are split into facts; .jsonl lines {"id","text","source"?} are
+taken as facts. Unchanged files change nothing; a changed file makes a new KB version.
+  --kb NAME   knowledge base (default CANDOR_KB, "default")
+  --json      one JSON summary on stdout
+Exit code 1 when a file could not be read (the rest is stored).`,
+  ask: `Usage: candor ask "QUESTION" [--kb NAME] [--json]
+
+Answers from the knowledge base or refuses, saying why.
+  --kb NAME   knowledge base (default CANDOR_KB)
+  --json      the same object POST /api/ask returns
+Exit code 0 for an answer and for a refusal; 1 for errors; 2 for usage errors.`,
+  eval: `Usage:
+  candor eval loo --kb NAME --questions FILE [--markdown FILE] [--json]
+      leave-one-out: each question asked with the full KB and with its own fact left out
+  candor eval detect --responses FILE [--json]
+      the rule abstention detector over replies {"id","question","response","label"?}
+  candor eval generate --kb NAME [--per-fact N] [--categories LIST|all|none] [--per-category N] [--out FILE] [--json]
+      test questions per fact and don't-know questions (needs a model)`,
+  review: `Usage:
+  candor review sample [--seed N] [--json]       pick interactions for review now
+  candor review show ID [--json]                 a sample with the labelling criteria
+  candor review label ID TASK LABEL --as NAME [--remove] [--json]
+                                                 label from a terminal (NAME listed as cli:NAME in CANDOR_REVIEWERS)
+  candor review import --annotator NAME --task abstention|factuality FILE [--json]
+                                                 an outside annotator's labels`,
+  judge: `Usage:
+  candor judge add --name N --task T --criteria TEXT|@FILE [--outcomes a,b] [--model M]
+      a judge spec (adding a name again makes its next version)
+  candor judge list [--json]`,
+  report: `Usage:
+  candor report agreement [--task T] [--run] [--json]
+      the latest judge–human agreement report (--run: make one now)
+  candor report gaps [--kb NAME] [--days N] [--json]
+      knowledge-base gaps: refused questions of the last N days (default 30) grouped by topic,
+      with counts and examples, so KB owners see what to add`,
+};
+
+/** The help page for a command, or null when there is no such command. */
+export function commandHelp(command: string): string | null {
+  return COMMAND_HELP[command] ?? null;
+}
+
+/**
+ * Answers `--version`, `help [COMMAND]`, `--help` and `COMMAND --help|-h` before any setting is read;
+ * undefined when the command line asks for something else. Exit codes as the CLI's: 0 done, 2 usage.
+ */
+export function helpOrVersion(
+  command: string | undefined,
+  rest: readonly string[],
+  usageText: string,
+  usage: (message: string) => number,
+): number | undefined {
+  const print = (text: string) => void process.stdout.write(`${text}\n`);
+  const page = (name: string) => {
+    const help = commandHelp(name);
+    if (!help) return usage(`unknown command "${name}"`);
+    print(help);
+    return 0;
+  };
+  if (command === '--version' || command === '-v' || command === 'version') return (print(packageVersion()), 0);
+  if (command === 'help' && rest[0]) return page(rest[0]);
+  if (!command || command === 'help' || command === '--help' || command === '-h') return (print(usageText), command ? 0 : 2);
+  if (rest.includes('--help') || rest.includes('-h')) return page(command);
+  return undefined;
+}

@@ -1,0 +1,123 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { HANDBOOK_FACTS, jsonl, tempFiles } from '../../support/compose.js';
+import { runCli, type CliRun } from '../run-cli.js';
+
+const TOKEN = 'browser-console-token-0123456789';
+const ARTIFACTS = fileURLToPath(new URL('../../artifacts/', import.meta.url));
+/** Debian's chromium, headless, with nothing that reaches for the network (this machine has none). */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** A person at the console in a real browser, against the real `candor serve`. */
+describe('the console in a browser', () => {
+  const files = tempFiles({ 'handbook.jsonl': jsonl(HANDBOOK_FACTS) });
+  let server: CliRun;
+  let url = '';
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const env = { CANDOR_DATA_DIR: files.path('data'), CANDOR_KB: 'handbook', LOG_LEVEL: 'warn' };
+    const ingest = runCli(['ingest', files.path('handbook.jsonl'), '--kb', 'handbook'], env);
+    expect(await ingest.exited, ingest.stderr()).toBe(0);
+    server = runCli(['serve'], { ...env, PORT: '0', CANDOR_CONSOLE_TOKEN: TOKEN });
+    url = await server.serving(60_000);
+    for (const question of [
+      'Is there a shuttle bus from the train station?',
+      'Does the shuttle run on public holidays?',
+      'How many days of annual leave do full-time staff receive?',
+    ]) {
+      const res = await fetch(`${url}/api/ask`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ question }),
+      });
+      expect(res.status).toBe(200);
+    }
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    server?.child.kill('SIGTERM');
+    await server?.exited;
+    files.cleanup();
+  });
+
+  const shot = (name: string) => page.screenshot({ path: `${ARTIFACTS}console-${name}.png`, fullPage: true });
+
+  it('refuses every page without the token', async () => {
+    for (const path of ['/', '/interactions', '/gaps', '/ask']) {
+      const response = await page.goto(`${url}${path}`);
+      expect(response?.status(), path).toBe(401);
+      await expect(page.getByTestId('token').isVisible()).resolves.toBe(true);
+      expect(await page.content()).not.toContain('shuttle');
+    }
+    await shot('login');
+  });
+
+  it('signs in and sees the overview counting the asks just made', async () => {
+    await page.goto(`${url}/`);
+    await page.getByTestId('token').fill(TOKEN);
+    await page.getByTestId('sign-in').click();
+    await page.waitForURL(`${url}/`);
+    expect(await page.getByTestId('asks-total').textContent()).toBe('3');
+    expect(await page.getByTestId('answered-total').textContent()).toBe('1');
+    expect(await page.getByTestId('abstained-total').textContent()).toBe('2');
+    expect(await page.locator('svg[aria-label="Asks per day, answered and refused"]').count()).toBe(1);
+    await shot('overview');
+  });
+
+  it('opens an interaction and sees each layer’s verdict and the answerability score', async () => {
+    await page.getByRole('link', { name: 'Interactions', exact: true }).click();
+    await page.getByRole('link', { name: 'Does the shuttle run on public holidays?' }).click();
+    expect(await page.getByTestId('question').textContent()).toBe('Does the shuttle run on public holidays?');
+    const layers = await page.getByTestId('layers').locator('tbody tr td:first-child').allTextContents();
+    expect(layers).toEqual(expect.arrayContaining(['answerability', 'entity', 'evidence']));
+    expect(Number(await page.getByTestId('answerability-score').textContent())).toBeLessThan(0.5);
+    expect(await page.getByTestId('contributions').locator('tbody tr').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('trace-id').textContent()).toMatch(/^[0-9a-f]{32}$/);
+    await shot('interaction');
+  });
+
+  it('opens KB gaps and sees the refused questions grouped', async () => {
+    await page.getByRole('link', { name: 'KB gaps' }).click();
+    const groups = page.getByTestId('gap-group');
+    expect(await groups.count()).toBe(1);
+    expect(await groups.first().getByTestId('gap-count').textContent()).toBe('2');
+    expect(await groups.first().getByTestId('gap-topic').textContent()).toMatch(/^shuttle/);
+    await shot('gaps');
+  });
+
+  it('asks in the ask box and sees the answer with its evidence', async () => {
+    await page.getByRole('link', { name: 'Ask', exact: true }).click();
+    await page.getByTestId('ask-question').fill('How much does a staff parking permit cost?');
+    await page.getByTestId('ask-submit').click();
+    const result = page.getByTestId('ask-result');
+    await result.waitFor();
+    expect(await result.getByTestId('reply').textContent()).toContain('$45 per month');
+    expect(await result.locator('[data-decision="answer"]').count()).toBe(1);
+    await shot('ask');
+    await page.goto(`${url}/`);
+    expect(await page.getByTestId('asks-total').textContent()).toBe('4');
+  });
+
+  it('signs out, and the pages refuse again', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    const response = await page.goto(`${url}/review`);
+    expect(response?.status()).toBe(401);
+  });
+});
