@@ -9,6 +9,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 
 import { CandorError } from '../errors.js';
+import { lockDataDir } from './data-dir-lock.js';
 import * as schema from './schema.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -22,6 +23,8 @@ export interface Store {
    * with the holder's connection, so a crashed replica never keeps it.
    */
   withTryLock<T>(name: string, fn: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }>;
+  /** Resolves when the database answers a trivial query; throws with why otherwise. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -32,6 +35,8 @@ export interface StoreOptions {
   readonly dataDir: string;
   /** Pool size for PostgreSQL. @default 10 */
   readonly poolSize?: number;
+  /** What this process is doing with an embedded folder, for the lock note another process reads. @default 'candor' */
+  readonly purpose?: string;
 }
 
 const MIGRATIONS = fileURLToPath(new URL('../../migrations', import.meta.url));
@@ -39,7 +44,9 @@ const MIGRATIONS = fileURLToPath(new URL('../../migrations', import.meta.url));
 /** Opens the configured database and applies pending migrations (safe to run on every start). */
 export async function openStore(options: StoreOptions): Promise<Store> {
   try {
-    return options.databaseUrl ? await openPostgres(options.databaseUrl, options.poolSize ?? 10) : await openPglite(options.dataDir);
+    return options.databaseUrl
+      ? await openPostgres(options.databaseUrl, options.poolSize ?? 10)
+      : await openPglite(options.dataDir, options.purpose ?? 'candor');
   } catch (cause) {
     if (cause instanceof CandorError) throw cause;
     const where = options.databaseUrl ? 'the PostgreSQL server in DATABASE_URL' : `the embedded database in ${options.dataDir}`;
@@ -47,16 +54,31 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   }
 }
 
-async function openPglite(dataDir: string): Promise<Store> {
-  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir);
+async function openPglite(dataDir: string, purpose: string): Promise<Store> {
+  const inMemory = dataDir.startsWith('memory://');
+  if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  const lock = inMemory ? null : lockDataDir(dataDir, purpose);
+  let client: PGlite;
+  try {
+    client = await PGlite.create(dataDir);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const db = drizzlePglite(client, { schema });
-  await migratePglite(db, { migrationsFolder: MIGRATIONS });
+  try {
+    await migratePglite(db, { migrationsFolder: MIGRATIONS });
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    lock?.release();
+    throw error;
+  }
   // One process owns a PGlite directory, so an in-process lock is the whole story.
   const held = new Set<string>();
   return {
     db: db as unknown as Db,
     kind: 'pglite',
+    ping: async () => void (await client.query('select 1')),
     async withTryLock(name, fn) {
       if (held.has(name)) return { ran: false };
       held.add(name);
@@ -66,18 +88,26 @@ async function openPglite(dataDir: string): Promise<Store> {
         held.delete(name);
       }
     },
-    close: () => client.close(),
+    async close() {
+      try {
+        await client.close();
+      } finally {
+        lock?.release();
+      }
+    },
   };
 }
 
 async function openPostgres(url: string, max: number): Promise<Store> {
-  const pool = new pg.Pool({ connectionString: url, max });
+  // A bounded connect: with the server unreachable, asks fail closed quickly instead of hanging.
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
   pool.on('error', () => undefined); // idle-client errors surface on the next query instead
   const db = drizzlePg(pool, { schema });
   await migrationLock(pool, () => migratePg(db, { migrationsFolder: MIGRATIONS }));
   return {
     db: db as unknown as Db,
     kind: 'postgres',
+    ping: async () => void (await pool.query('select 1')),
     async withTryLock(name, fn) {
       // A session-level advisory lock on a dedicated connection: held for the whole run, released on crash.
       const client = await pool.connect();

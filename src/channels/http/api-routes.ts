@@ -3,6 +3,7 @@ import { z } from 'zod';
 
 import type { Ask } from '../../ask/ask-service.js';
 import { CandorError } from '../../errors.js';
+import { bearerAllowed } from './bearer-token.js';
 import { readJsonBody } from './read-json-body.js';
 
 const AskBody = z.object({
@@ -13,11 +14,21 @@ const AskBody = z.object({
     .optional(),
 });
 
+/** A dependency /healthz checks: resolves when it works, throws (or takes over a second) when it does not. */
+export interface HealthCheck {
+  readonly name: string;
+  readonly check: () => Promise<void>;
+}
+
 export interface ApiDeps {
   readonly ask: Ask;
   readonly maxBodyBytes: number;
-  readonly healthy: () => Promise<boolean>;
+  readonly health: readonly HealthCheck[];
+  /** When set, POST /api/ask needs `Authorization: Bearer <token>` (CANDOR_API_TOKEN). /healthz stays open for probes. */
+  readonly token?: string | undefined;
 }
+
+const HEALTH_TIMEOUT_MS = 1_000;
 
 export type Route = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 
@@ -27,12 +38,14 @@ export function apiRoutes(deps: ApiDeps): Route {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (path === '/healthz') {
       if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(res, 'GET');
-      const ok = await deps.healthy().catch(() => false);
-      sendJson(res, ok ? 200 : 503, { status: ok ? 'ok' : 'unavailable' });
+      const failing = await failingChecks(deps.health);
+      if (failing.length === 0) sendJson(res, 200, { status: 'ok' });
+      else sendJson(res, 503, { status: 'unavailable', failing });
       return true;
     }
     if (path !== '/api/ask') return false;
     if (req.method !== 'POST') return methodNotAllowed(res, 'POST');
+    if (!bearerAllowed(req, res, deps.token, 'candor api')) return true;
     const body = AskBody.safeParse(await readJsonBody(req, deps.maxBodyBytes));
     if (!body.success) {
       throw new CandorError('input_invalid', body.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '), {
@@ -40,9 +53,32 @@ export function apiRoutes(deps: ApiDeps): Route {
       });
     }
     const decision = await deps.ask({ question: body.data.question, kb: body.data.kb, channel: 'http' });
-    sendJson(res, 200, decision);
+    // A 200 promises the interaction is stored; when it could not be (the database is down), say so.
+    if (decision.interactionId === null) res.setHeader('retry-after', '5');
+    sendJson(res, decision.interactionId === null ? 503 : 200, decision);
     return true;
   };
+}
+
+/** The checks that fail now, each with why (a timeout counts as a failure). */
+async function failingChecks(checks: readonly HealthCheck[]): Promise<{ name: string; detail: string }[]> {
+  const results = await Promise.all(
+    checks.map(async ({ name, check }) => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${HEALTH_TIMEOUT_MS} ms`)), HEALTH_TIMEOUT_MS);
+      });
+      try {
+        await Promise.race([check(), timeout]);
+        return null;
+      } catch (error) {
+        return { name, detail: (error as Error).message };
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+  return results.filter((r): r is { name: string; detail: string } => r !== null);
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+
+import type { ClaimedEntry, Inbox } from '../../inbox/inbox-store.js';
+import type { Log } from '../../log.js';
+
+export interface InboxWorkerOptions {
+  readonly channel: string;
+  /** Rows worked on at once. @default 4 */
+  readonly concurrency?: number;
+  /** How long a claim lasts without renewal; renewed every third of it while a row is worked on. @default 60000 */
+  readonly leaseMs?: number;
+  /** How often to look for rows another replica stored or a dead worker left. @default 1000 */
+  readonly pollMs?: number;
+  /** Tries before a row is given up (the last try tells the person). @default 5 */
+  readonly maxAttempts?: number;
+  /**
+   * Makes every claimed row claimable before the first look: for the embedded store, which one process
+   * holds, so any claim found at start is a dead process's. @default false
+   */
+  readonly recoverFirst?: boolean;
+  /**
+   * While this says so, no new row is started (rows in flight go on): acknowledgements come first, so a burst
+   * of events is acknowledged before its answers take the event loop and the embedded database. @default never
+   */
+  readonly holdWhile?: () => boolean;
+  /** Answers and delivers one row; returns the posted reply's id (null when nothing could be posted). */
+  readonly process: (entry: ClaimedEntry, context: { readonly final: boolean }) => Promise<string | null>;
+  readonly log: Log;
+}
+
+export interface InboxWorker {
+  /** Looks for work now (after a put on this replica). */
+  wake(): void;
+  /** Rows being worked on. */
+  readonly busy: number;
+  /** Stops claiming, waits up to `graceMs` for rows in flight, and gives back what it still holds. */
+  stop(graceMs: number): Promise<void>;
+}
+
+/**
+ * Works a channel's inbox rows: claims them under a lease (so two replicas
+ * never work one row, and a dead worker's rows are taken again once its lease
+ * runs out), answers and delivers through `process`, and marks each done. A
+ * failed try is retried with backoff; after `maxAttempts` the row is given up
+ * and kept, with the error, for an operator.
+ */
+export function startInboxWorker(inbox: Inbox, options: InboxWorkerOptions): InboxWorker {
+  const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const concurrency = options.concurrency ?? 4;
+  const leaseMs = options.leaseMs ?? 60_000;
+  const maxAttempts = options.maxAttempts ?? 5;
+  const { log, channel } = options;
+  const inFlight = new Map<number, Promise<void>>();
+  let stopping = false;
+  let pumping = false;
+  let again = false;
+
+  const work = async (entry: ClaimedEntry): Promise<void> => {
+    const renew = setInterval(() => void inbox.extend([entry.id], owner, leaseMs).catch(() => undefined), Math.max(50, leaseMs / 3));
+    renew.unref();
+    const final = entry.attempts >= maxAttempts;
+    try {
+      const ref = await options.process(entry, { final });
+      await inbox.done(entry.id, owner, ref);
+    } catch (error) {
+      const message = (error as Error).message;
+      log(final ? 'error' : 'warn', final ? 'inbox: gave up on a question' : 'inbox: will retry a question', {
+        channel,
+        eventId: entry.eventId,
+        attempt: entry.attempts,
+        error: message,
+      });
+      // If the database is what failed, this fails too; the lease then runs out and the row is taken again.
+      await inbox.fail(entry.id, owner, message, { final, retryInMs: Math.min(60_000, 500 * 2 ** entry.attempts) }).catch(() => undefined);
+    } finally {
+      clearInterval(renew);
+    }
+  };
+
+  // Nothing is claimed before the start-up recovery is through (it would hand this worker's own rows back).
+  const ready = options.recoverFirst
+    ? inbox.recoverAll().then(
+        (n) => (n > 0 ? log('info', 'inbox: took back questions a stopped process had claimed', { channel, recovered: n }) : undefined),
+        () => undefined,
+      )
+    : Promise.resolve();
+
+  const pump = async (): Promise<void> => {
+    await ready;
+    if (pumping) {
+      again = true;
+      return;
+    }
+    pumping = true;
+    try {
+      do {
+        again = false;
+        if (stopping) return;
+        const free = concurrency - inFlight.size;
+        if (free <= 0) return;
+        if (options.holdWhile?.()) {
+          setTimeout(() => void pump(), 5).unref();
+          return;
+        }
+        let claimed: ClaimedEntry[];
+        try {
+          claimed = await inbox.claim(channel, owner, free, leaseMs);
+        } catch (error) {
+          log('warn', 'inbox: could not claim questions', { channel, error: (error as Error).message });
+          return;
+        }
+        for (const entry of claimed) {
+          const job = work(entry).finally(() => {
+            inFlight.delete(entry.id);
+            void pump();
+          });
+          inFlight.set(entry.id, job);
+        }
+        if (claimed.length === free) again = true;
+      } while (again);
+    } finally {
+      pumping = false;
+    }
+  };
+
+  const poll = setInterval(() => void pump(), options.pollMs ?? 1_000);
+  poll.unref();
+  void pump();
+  return {
+    wake: () => void pump(),
+    get busy() {
+      return inFlight.size;
+    },
+    async stop(graceMs) {
+      stopping = true;
+      clearInterval(poll);
+      const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+      await Promise.race([Promise.allSettled([...inFlight.values()]).then(() => undefined), grace]);
+      await inbox.release(owner).catch(() => undefined);
+    },
+  };
+}

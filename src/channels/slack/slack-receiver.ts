@@ -1,0 +1,117 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HTTPModuleFunctions as http, HTTPResponseAck, type App, type Logger, type Receiver } from '@slack/bolt';
+
+import type { Route } from '../http/api-routes.js';
+import { slackInbound, type SlackQuestion } from './slack-inbound.js';
+
+export const SLACK_EVENTS_PATH = '/slack/events';
+
+export interface SlackReceiverOptions {
+  readonly signingSecret: string;
+  readonly logger: Logger;
+  /** The bot's own user id: its messages are not questions. */
+  readonly botUserId: string;
+  /** Stores a question durably; resolves once stored. Rejects when it cannot be (the database is down). */
+  readonly enqueue: (question: SlackQuestion, retryNum: number) => Promise<void>;
+  readonly bodyLimitBytes?: number;
+}
+
+/**
+ * A lean Bolt receiver for HTTP: it verifies the request (Bolt's own
+ * signature check: bad or stale signature → 401) and, for a question (an
+ * @-mention, a DM), stores it in the inbox and only then answers 200 — the
+ * acknowledgement promises nothing the database has not kept, and a question
+ * that cannot be stored gets a 503 so that Slack delivers it again. Everything
+ * else (review reactions and buttons, /candor, other events) goes to Bolt's
+ * processEvent with Bolt's own acknowledgement, as its HTTPReceiver would do.
+ */
+export class SlackEventsReceiver implements Receiver {
+  private app: App | undefined;
+  private receiving = 0;
+
+  /** Requests being read, verified and stored right now (the inbox worker waits while there are any). */
+  get busy(): boolean {
+    return this.receiving > 0;
+  }
+
+  constructor(private readonly options: SlackReceiverOptions) {}
+
+  init(app: App): void {
+    this.app = app;
+  }
+
+  async start(): Promise<void> {}
+
+  async stop(): Promise<void> {}
+
+  /** POST /slack/events on Candor's server. */
+  route(): Route {
+    return async (req, res) => {
+      if (new URL(req.url ?? '/', 'http://x').pathname !== SLACK_EVENTS_PATH) return false;
+      if (req.method !== 'POST') {
+        res.writeHead(405, { allow: 'POST' }).end();
+        return true;
+      }
+      this.receiving += 1;
+      try {
+        await this.handle(req, res);
+      } finally {
+        this.receiving -= 1;
+      }
+      return true;
+    };
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { logger } = this.options;
+    let buffered;
+    try {
+      buffered = await http.parseAndVerifyHTTPRequest(
+        { enabled: true, signingSecret: this.options.signingSecret, bodyLimit: this.options.bodyLimitBytes ?? 1024 * 1024 },
+        req,
+      );
+    } catch (error) {
+      if (http.isRawBodyError(error) && (error.type === 'entity.too.large' || error.statusCode === 413))
+        return http.buildNoBodyResponse(res, 413);
+      logger.warn(`Failed to parse and verify the request data: ${(error as Error).message}`);
+      return http.buildNoBodyResponse(res, 401);
+    }
+    let body;
+    try {
+      body = http.parseHTTPRequestBody(buffered);
+    } catch (error) {
+      logger.warn(`Malformed request body: ${(error as Error).message}`);
+      return http.buildNoBodyResponse(res, 400);
+    }
+    if (body.ssl_check === '1') return http.buildSSLCheckResponse(res);
+    if (body.type === 'url_verification') return http.buildUrlVerificationResponse(res, body);
+    const retryNum = http.extractRetryNumFromHTTPRequest(req) ?? 0;
+    if (body.type === 'event_callback') {
+      const parsed = slackInbound(body, this.options.botUserId);
+      if (parsed.ok) {
+        try {
+          await this.options.enqueue(parsed.question, retryNum);
+        } catch (error) {
+          logger.error(`Could not store the question; not acknowledged, so Slack delivers it again: ${(error as Error).message}`);
+          res.writeHead(503, { 'retry-after': '5' }).end();
+          return;
+        }
+        return http.buildNoBodyResponse(res, 200);
+      }
+    }
+    const ack = new HTTPResponseAck({
+      logger,
+      processBeforeResponse: false,
+      httpRequest: buffered,
+      httpRequestBody: body,
+      httpResponse: res,
+    });
+    try {
+      await this.app?.processEvent({ body, ack: ack.bind(), retryNum, retryReason: http.extractRetryReasonFromHTTPRequest(req) });
+      if (ack.storedResponse !== undefined) http.buildContentResponse(res, ack.storedResponse);
+    } catch (error) {
+      logger.error(`Bolt could not process the event: ${(error as Error).message}`);
+      if (!res.headersSent) ack.ack();
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import { TurnContext, type ConversationReference } from 'botbuilder';
+import { z } from 'zod';
+
+import { hashUserId } from '../../ask/record-interaction.js';
+import type { ClaimedEntry } from '../../inbox/inbox-store.js';
+import { traceCarrier } from '../../telemetry/trace-carrier.js';
+import type { QueuedQuestion } from '../chat/chat-message.js';
+import type { TeamsInbound } from './teams-inbound.js';
+
+/** What the inbox keeps of a Teams question: the question (user id hashed) and the conversation to reply in. */
+const Payload = z.object({
+  conversationRef: z.string(),
+  userHash: z.string().nullable(),
+  text: z.string(),
+  personal: z.boolean(),
+  /**
+   * The conversation reference: where to reply. Of the user it keeps the conversation member id Teams
+   * addresses the reply to ("29:…"), not the name or the directory (AAD) id.
+   */
+  reference: z.record(z.string(), z.unknown()),
+  replyToId: z.string(),
+  /** The receiving request's trace context: answering continues that trace. */
+  trace: z.record(z.string(), z.string()).optional(),
+});
+
+export function teamsPayload(q: Extract<TeamsInbound, { ok: true }>, context: TurnContext, salt: string): Record<string, unknown> {
+  const { user, ...rest } = TurnContext.getConversationReference(context.activity);
+  const reference = { ...rest, ...(user?.id ? { user: { id: user.id } } : {}) };
+  return {
+    conversationRef: q.inbound.conversationRef,
+    userHash: hashUserId(q.inbound.userId, salt),
+    text: q.inbound.text,
+    personal: q.personal,
+    reference: JSON.parse(JSON.stringify(reference)) as Record<string, unknown>,
+    replyToId: context.activity.id ?? '',
+    trace: traceCarrier(),
+  } satisfies z.input<typeof Payload>;
+}
+
+export interface TeamsEntry {
+  readonly question: QueuedQuestion;
+  readonly personal: boolean;
+  readonly reference: Partial<ConversationReference>;
+  readonly replyToId: string;
+  readonly trace: Readonly<Record<string, string>> | undefined;
+}
+
+/** Reads a stored Teams question back (checked: a row written by another version must not be half-read). */
+export function teamsEntry(entry: ClaimedEntry): TeamsEntry {
+  const p = Payload.parse(entry.payload);
+  return {
+    question: { channel: 'teams', eventId: entry.eventId, conversationRef: p.conversationRef, userHash: p.userHash, text: p.text },
+    personal: p.personal,
+    reference: p.reference as Partial<ConversationReference>,
+    replyToId: p.replyToId,
+    trace: p.trace,
+  };
+}

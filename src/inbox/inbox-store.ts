@@ -1,0 +1,125 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+
+import type { Store } from '../store/open-store.js';
+import { inbox } from '../store/schema.js';
+import { createBatchWriter } from './batch-writer.js';
+
+/** A question as a chat channel stores it on receipt. */
+export interface InboxEntry {
+  readonly channel: string;
+  readonly eventId: string;
+  /** What the channel needs to answer and reply later (no raw user id). */
+  readonly payload: Record<string, unknown>;
+}
+
+/** A row a worker holds under a lease. */
+export interface ClaimedEntry extends InboxEntry {
+  readonly id: number;
+  /** 1 on the first try. */
+  readonly attempts: number;
+  /** Set when a reply was posted by an earlier try that did not finish. */
+  readonly postedRef: string | null;
+}
+
+/** The inbox operations chat channels and their workers call (they never see the database). */
+export interface Inbox {
+  /** Stores an entry; resolves once it is durable: true when new, false when the event was stored before. */
+  put(entry: InboxEntry): Promise<boolean>;
+  /** Takes up to `limit` open rows of a channel (new ones, or ones whose lease ran out) under a lease. */
+  claim(channel: string, owner: string, limit: number, leaseMs: number): Promise<ClaimedEntry[]>;
+  /** Extends the lease of rows this owner still holds. */
+  extend(ids: readonly number[], owner: string, leaseMs: number): Promise<void>;
+  /** Records the posted reply's id, before the row is marked done. */
+  posted(id: number, ref: string): Promise<void>;
+  done(id: number, owner: string, postedRef: string | null): Promise<void>;
+  /** A failed try: retried after `retryInMs`, or given up for good when `final`. */
+  fail(id: number, owner: string, error: string, options: { final: boolean; retryInMs: number }): Promise<void>;
+  /** Gives this owner's rows back (graceful shutdown). */
+  release(owner: string): Promise<void>;
+  /** Makes every claimed row claimable now: for the embedded store, where one process holds the folder, so any claim is a dead one's. */
+  recoverAll(): Promise<number>;
+}
+
+/** The production inbox on the `inbox` table; writes are group-committed. */
+export function createInbox(store: Pick<Store, 'db'>): Inbox {
+  const { db } = store;
+  const writer = createBatchWriter<InboxEntry>(async (batch) => {
+    const rows = await db
+      .insert(inbox)
+      .values(batch.map((e) => ({ channel: e.channel, eventId: e.eventId, payload: e.payload })))
+      .onConflictDoNothing()
+      .returning({ channel: inbox.channel, eventId: inbox.eventId });
+    const fresh = new Set(rows.map((r) => `${r.channel}\u0000${r.eventId}`));
+    // The same event twice in one batch: only its first occurrence is new.
+    const seen = new Set<string>();
+    return batch.map((e) => {
+      const key = `${e.channel}\u0000${e.eventId}`;
+      const isNew = fresh.has(key) && !seen.has(key);
+      seen.add(key);
+      return isNew;
+    });
+  });
+  return {
+    put: (entry) => writer.put(entry),
+    async claim(channel, owner, limit, leaseMs) {
+      if (limit <= 0) return [];
+      const result = (await db.execute(sql`
+        update ${inbox} set status = 'claimed', lease_owner = ${owner},
+          lease_until = now() + (${leaseMs}::int * interval '1 millisecond'), attempts = attempts + 1
+        where id in (
+          select id from ${inbox}
+          where channel = ${channel} and (status = 'pending' or (status = 'claimed' and lease_until < now()))
+          order by id limit ${limit}
+          for update skip locked)
+        returning id, channel, event_id as "eventId", payload, attempts, posted_ref as "postedRef"`)) as unknown as {
+        rows: ClaimedEntry[];
+      };
+      return result.rows.map((r) => ({ ...r, id: Number(r.id) })).sort((a, b) => a.id - b.id);
+    },
+    async extend(ids, owner, leaseMs) {
+      if (ids.length === 0) return;
+      await db
+        .update(inbox)
+        .set({ leaseUntil: sql`now() + (${leaseMs}::int * interval '1 millisecond')` })
+        .where(and(inArray(inbox.id, [...ids]), eq(inbox.leaseOwner, owner), eq(inbox.status, 'claimed')));
+    },
+    async posted(id, ref) {
+      await db.update(inbox).set({ postedRef: ref }).where(eq(inbox.id, id));
+    },
+    async done(id, owner, postedRef) {
+      await db
+        .update(inbox)
+        .set({ status: 'done', doneAt: sql`now()`, leaseOwner: null, leaseUntil: null, ...(postedRef === null ? {} : { postedRef }) })
+        .where(and(eq(inbox.id, id), eq(inbox.leaseOwner, owner)));
+    },
+    async fail(id, owner, error, { final, retryInMs }) {
+      await db
+        .update(inbox)
+        .set(
+          final
+            ? { status: 'failed', lastError: error.slice(0, 2000), doneAt: sql`now()`, leaseOwner: null, leaseUntil: null }
+            : // Still claimed, by nobody, until the backoff runs out: then any worker takes it again.
+              {
+                lastError: error.slice(0, 2000),
+                leaseOwner: null,
+                leaseUntil: sql`now() + (${retryInMs}::int * interval '1 millisecond')`,
+              },
+        )
+        .where(and(eq(inbox.id, id), eq(inbox.leaseOwner, owner)));
+    },
+    async release(owner) {
+      await db
+        .update(inbox)
+        .set({ status: 'pending', leaseOwner: null, leaseUntil: null })
+        .where(and(eq(inbox.leaseOwner, owner), eq(inbox.status, 'claimed')));
+    },
+    async recoverAll() {
+      const rows = await db
+        .update(inbox)
+        .set({ status: 'pending', leaseOwner: null, leaseUntil: null })
+        .where(eq(inbox.status, 'claimed'))
+        .returning({ id: inbox.id });
+      return rows.length;
+    },
+  };
+}
