@@ -1,57 +1,120 @@
 // Import boundaries (STYLE.md rule 6), checked on every `npm test`:
-// core is pure; vendor SDKs stay inside their adapter folder; only config reads the environment.
+// core is pure; vendor SDKs stay inside their adapter folder; only config reads the environment;
+// channels speak to the app through services (no store, no drizzle, no composition root) and never to each other.
+// `node scripts/check-boundaries.mjs [ROOT]` checks ROOT/src (default: this repository); the rules and
+// `checkFiles` are exported so that a test can run them on planted violations without touching the tree.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join, posix, relative, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
-const root = new URL('..', import.meta.url).pathname;
-const files = walk(join(root, 'src')).filter((f) => f.endsWith('.ts'));
-const rules = [
+/** Where a relative import points, as a repository path ("src/store/schema.js"); null for a package. */
+const target = (spec, file) => (spec.startsWith('.') ? posix.join(posix.dirname(file), spec) : null);
+const under = (dir) => (spec, file) => target(spec, file)?.startsWith(`${dir}/`) ?? false;
+const isPackage = (name) => (spec) => spec === name || spec.startsWith(`${name}/`);
+
+export const RULES = [
   {
     name: 'src/core imports only src/core (no I/O, no SDKs)',
-    applies: (f) => f.startsWith(`src${sep}core${sep}`),
-    bad: (spec, f) => !spec.startsWith('.') || !join(f, '..', spec).startsWith(`src${sep}core`),
+    applies: (f) => f.startsWith('src/core/'),
+    bad: (spec, f) => !spec.startsWith('.') || !posix.join(f, '..', spec).startsWith('src/core'),
   },
   {
     name: '@slack/bolt only in src/channels/slack',
-    applies: (f) => !f.startsWith(`src${sep}channels${sep}slack`),
+    applies: (f) => !f.startsWith('src/channels/slack'),
     bad: (s) => s.startsWith('@slack/'),
   },
   {
     name: 'botbuilder only in src/channels/teams',
-    applies: (f) => !f.startsWith(`src${sep}channels${sep}teams`),
+    applies: (f) => !f.startsWith('src/channels/teams'),
     bad: (s) => /^botbuilder|^botframework/.test(s),
   },
-  { name: 'openai only in src/llm', applies: (f) => !f.startsWith(`src${sep}llm`), bad: (s) => s === 'openai' || s.startsWith('openai/') },
+  { name: 'openai only in src/llm', applies: (f) => !f.startsWith('src/llm'), bad: (s) => s === 'openai' || s.startsWith('openai/') },
+  // document parsers stay behind one adapter file each, so a parser can be swapped in one place
+  ...[
+    ['pdfjs-dist', 'read-pdf.ts'],
+    ['mammoth', 'read-docx.ts'],
+    ['htmlparser2', 'html-tokenizer.ts'],
+    ['markdown-it', 'parse-markdown.ts'],
+  ].map(([vendor, adapter]) => ({
+    name: `${vendor} only in src/kb/parse/${adapter}`,
+    applies: (f) => f !== `src/kb/parse/${adapter}`,
+    bad: isPackage(vendor),
+  })),
   {
     name: 'OpenTelemetry SDK packages only in src/telemetry and the composition root',
-    applies: (f) => !f.startsWith(`src${sep}telemetry`) && f !== `src${sep}main.ts`,
+    applies: (f) => !f.startsWith('src/telemetry') && f !== 'src/main.ts',
     bad: (s) => s.startsWith('@opentelemetry/') && s !== '@opentelemetry/api',
   },
+  // channels → app services → core (DESIGN.md): a channel receives an object of functions, never the database
+  {
+    name: 'src/channels import no store and no drizzle-orm (a channel receives services, see channels/chat/chat-services.ts)',
+    applies: (f) => f.startsWith('src/channels/'),
+    bad: (s, f) => isPackage('drizzle-orm')(s) || under('src/store')(s, f),
+  },
+  {
+    name: 'src/channels import not the composition root (src/main.ts)',
+    applies: (f) => f.startsWith('src/channels/'),
+    bad: (s, f) => /^src\/main(\.[jt]s)?$/.test(target(s, f) ?? ''),
+  },
+  // what both chat channels share lives in src/channels/chat
+  {
+    name: 'src/channels/slack never imports src/channels/teams',
+    applies: (f) => f.startsWith('src/channels/slack/'),
+    bad: under('src/channels/teams'),
+  },
+  {
+    name: 'src/channels/teams never imports src/channels/slack',
+    applies: (f) => f.startsWith('src/channels/teams/'),
+    bad: under('src/channels/slack'),
+  },
 ];
-const problems = [];
-for (const abs of files) {
-  const file = relative(root, abs);
-  const text = readFileSync(abs, 'utf8');
-  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
+
+/** The module specifiers a file imports or re-exports (static and dynamic). */
+export function importsOf(text) {
+  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
     (m) => m[1] ?? m[2],
   );
-  for (const rule of rules) {
-    if (!rule.applies(file)) continue;
-    for (const spec of specs) if (rule.bad(spec, file)) problems.push(`${file}: imports "${spec}" (${rule.name})`);
-  }
-  if (file !== `src${sep}config.ts` && /process\.env\b/.test(text)) {
-    problems.push(`${file}: reads process.env (only src/config.ts may; pass settings through Config)`);
-  }
 }
-if (problems.length > 0) {
-  console.error(`Import boundary violations:\n  ${problems.join('\n  ')}`);
-  process.exit(1);
+
+/** Every boundary problem in `files` ({ path: repository path with "/", text }), one line each. */
+export function checkFiles(files, rules = RULES) {
+  const problems = [];
+  for (const { path: file, text } of files) {
+    const specs = importsOf(text);
+    for (const rule of rules) {
+      if (!rule.applies(file)) continue;
+      for (const spec of specs) if (rule.bad(spec, file)) problems.push(`${file}: imports "${spec}" (${rule.name})`);
+    }
+    if (file !== 'src/config.ts' && /process\.env\b/.test(text)) {
+      problems.push(`${file}: reads process.env (only src/config.ts may; pass settings through Config)`);
+    }
+  }
+  return problems;
 }
-console.log(`boundaries ok (${files.length} files)`);
+
+/** The TypeScript files under ROOT/src, with repository paths. */
+export function readTree(root) {
+  return walk(join(root, 'src'))
+    .filter((f) => f.endsWith('.ts'))
+    .map((abs) => ({ path: relative(root, abs).split(sep).join('/'), text: readFileSync(abs, 'utf8') }));
+}
 
 function walk(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? walk(path) : [path];
-  });
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? walk(path) : [path];
+    });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const root = process.argv[2] ?? new URL('..', import.meta.url).pathname;
+  const files = readTree(root);
+  const problems = checkFiles(files);
+  if (problems.length > 0) {
+    console.error(`Import boundary violations:\n  ${problems.join('\n  ')}`);
+    process.exit(1);
+  }
+  console.log(`boundaries ok (${files.length} files)`);
 }

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 
 import type { AgreementReport } from './core/review/agreement-report.js';
-import { isReviewer, parseLabel, tasksFor, withEmoji } from './core/review/review-tasks.js';
+import { isReviewer, parseLabel, tasksFor } from './core/review/review-tasks.js';
 import { CandorError } from './errors.js';
 import { agreementDeps, formatReport } from './judge/agreement-deps.js';
 import { findReport, runAgreementReport } from './judge/agreement-job.js';
 import { addJudgeSpec, listJudgeSpecs } from './judge/judge-specs.js';
-import type { App } from './main.js';
+import type { Candor } from './main.js';
+import { importLabels } from './review/import-labels.js';
 import { removeLabel, setLabel } from './review/label-store.js';
 import { loadReviewItems } from './review/review-items.js';
 import { sampleInteractions } from './review/sample-interactions.js';
@@ -15,6 +16,7 @@ export interface ReviewArgs {
   readonly positionals: string[];
   readonly values: {
     json?: boolean;
+    annotator?: string;
     as?: string;
     task?: string;
     name?: string;
@@ -30,7 +32,7 @@ export interface ReviewArgs {
 type Out = (text: string) => void;
 
 /** `candor review sample|show|label`: sampling and labelling from a terminal. */
-export async function reviewCommand(app: App, args: ReviewArgs, out: Out): Promise<number> {
+export async function reviewCommand(app: Candor, args: ReviewArgs, out: Out): Promise<number> {
   const [, sub, ...rest] = args.positionals;
   const { review } = app.config;
   switch (sub) {
@@ -61,7 +63,7 @@ export async function reviewCommand(app: App, args: ReviewArgs, out: Out): Promi
           `There is no review sample ${rest[0] ?? '(none given)'}. List them with: candor review sample`,
         );
       if (args.values.json) return (out(JSON.stringify(item)), 0);
-      const tasks = withEmoji(review.emoji).filter((t) => tasksFor(item.decision).some((a) => a.id === t.id));
+      const tasks = review.tasks.filter((t) => tasksFor(item.decision).some((a) => a.id === t.id));
       out(
         [
           `Sample ${item.sampleId} (${item.channel}, ${item.decision}${item.reason ? `: ${item.reason}` : ''})`,
@@ -86,7 +88,7 @@ export async function reviewCommand(app: App, args: ReviewArgs, out: Out): Promi
           `"${name}" is not a configured reviewer (CANDOR_REVIEWERS); ask whoever runs Candor to add cli:${name}.`,
         );
       }
-      const label = parseLabel(value, task, withEmoji(review.emoji));
+      const label = parseLabel(value, task, review.tasks);
       if (!label.ok) throw new CandorError('input_invalid', label.message);
       const [item] = await loadReviewItems(app.store.db, [Number(idText)]);
       if (!item) throw new CandorError('input_invalid', `There is no review sample ${idText}.`);
@@ -101,13 +103,32 @@ export async function reviewCommand(app: App, args: ReviewArgs, out: Out): Promi
       );
       return 0;
     }
+    case 'import': {
+      const [file] = rest;
+      const { annotator, task } = args.values;
+      if (!file || !annotator || !task)
+        throw new CandorError('input_invalid', 'Usage: candor review import --annotator NAME --task abstention|factuality FILE');
+      const summary = await importLabels(app.store.db, { annotator, task: task as 'abstention', file });
+      out(
+        args.values.json
+          ? JSON.stringify(summary)
+          : `imported ${summary.rows} replies from ${file} (${summary.items.added} new, ${summary.items.existing} already imported): ` +
+              `${summary.labels.recorded} ${summary.task} labels by ${summary.annotator} recorded, ${summary.labels.unchanged} unchanged` +
+              `${summary.notApplicable ? `, ${summary.notApplicable} not applicable` : ''}${summary.unlabelled ? `, ${summary.unlabelled} unlabelled` : ''}.\n` +
+              'Compare the judges with these labels: candor report agreement --run',
+      );
+      return 0;
+    }
     default:
-      throw new CandorError('input_invalid', 'review supports: sample, show ID, label ID TASK LABEL --as NAME');
+      throw new CandorError(
+        'input_invalid',
+        'review supports: sample, show ID, label ID TASK LABEL --as NAME, import --annotator NAME --task T FILE',
+      );
   }
 }
 
 /** `candor judge add|list`. */
-export async function judgeCommand(app: App, args: ReviewArgs, out: Out): Promise<number> {
+export async function judgeCommand(app: Candor, args: ReviewArgs, out: Out): Promise<number> {
   const sub = args.positionals[1];
   if (sub === 'list') {
     const specs = await listJudgeSpecs(app.store.db);
@@ -127,7 +148,7 @@ export async function judgeCommand(app: App, args: ReviewArgs, out: Out): Promis
       'input_invalid',
       'Usage: candor judge add --name NAME --task TASK --criteria TEXT|@FILE [--outcomes a,b] [--model M]',
     );
-  const defaults = withEmoji(app.config.review.emoji).find((t) => t.id === task);
+  const defaults = app.config.review.tasks.find((t) => t.id === task);
   const spec = await addJudgeSpec(app.store.db, {
     name,
     task: task as 'abstention',
@@ -140,16 +161,16 @@ export async function judgeCommand(app: App, args: ReviewArgs, out: Out): Promis
 }
 
 /** `candor report agreement [--task T] [--json] [--run]`. */
-export async function reportCommand(app: App, args: ReviewArgs, out: Out): Promise<number> {
-  if (args.positionals[1] !== 'agreement') throw new CandorError('input_invalid', 'report supports: agreement');
+export async function reportCommand(app: Candor, args: ReviewArgs, out: Out): Promise<number> {
+  if (args.positionals[1] !== 'agreement') throw new CandorError('input_invalid', 'report supports: agreement, gaps');
   let stored: (AgreementReport & { runKey?: string; createdAt?: string }) | null;
   if (args.values.run) {
     const run = await runAgreementReport(agreementDeps(app), `manual:${new Date().toISOString()}`);
     if (run.status === 'busy')
       throw new CandorError('input_invalid', 'Another agreement report is running now; try again when it has finished.');
-    stored = run.report as AgreementReport;
+    stored = run.report;
   } else {
-    stored = (await findReport(app.store)) as typeof stored;
+    stored = await findReport(app.store);
   }
   if (!stored) throw new CandorError('input_invalid', 'No agreement report yet. Run one now with: candor report agreement --run');
   const tasks = args.values.task ? stored.tasks.filter((t) => t.task === args.values.task) : stored.tasks;

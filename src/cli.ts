@@ -1,42 +1,56 @@
 #!/usr/bin/env node
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import type { Decision } from './ask/decision.js';
+import { helpOrVersion } from './cli-help.js';
 import { judgeCommand, reportCommand, reviewCommand } from './cli-review.js';
 import { loadConfig, type Config } from './config.js';
 import { CandorError } from './errors.js';
-import { readLooQuestions, runLeaveOneOut } from './eval/leave-one-out.js';
+import { evalCalibrate } from './eval/calibrate/calibrate-command.js';
+import { evalDetect } from './eval/detect-command.js';
+import { evalGenerate } from './eval/generate/generate-command.js';
+import { evalLoo } from './eval/loo-command.js';
 import { embedMissingFacts, type EmbedSummary } from './kb/embed-facts.js';
 import { ingestPaths, kbStatus, type IngestOptions, type IngestSummary } from './kb/ingest/ingest.js';
 import { extractFacts } from './llm/extract-facts.js';
-import { buildApp, type App } from './main.js';
+import { buildCandor, type Candor } from './main.js';
+import { gapsCommand } from './report/gaps-command.js';
 import { serve } from './serve.js';
 
 const USAGE = `Usage: candor <command> [options]
 
   start                              ingest the example KB if the KB is empty, then serve
-  serve                              HTTP API (/api/ask, /healthz) and configured channels
-  ingest PATH... [--kb NAME] [--json]  documents (.txt .md .html) or facts (.jsonl) → facts
+  serve                              HTTP API (/api/ask, /healthz, /metrics), the console at /, configured channels
+  migrate                            apply pending database migrations, then exit (a deployment's init step)
+  ingest PATH... [--kb NAME] [--json]  documents (.txt .md .html .pdf .docx) or facts (.jsonl) → facts
   ask "QUESTION" [--kb NAME] [--json]  answer or refuse
-  eval loo --kb NAME --questions FILE [--json]   leave-one-out evaluation
+  eval loo --kb NAME --questions FILE [--markdown FILE] [--json]   leave-one-out evaluation (abstention per question category)
+  eval calibrate --kb NAME (--questions FILE | --from-labels) [--target-abstention X] [--out PREFIX] [--apply] [--json]
+                                     sweep the answerability threshold; SVG + JSON trade-off; --apply stores it for that KB
+  eval detect --responses FILE [--json]          rule abstention detector over replies (vs their labels)
+  eval generate --kb NAME [--per-fact N] [--categories LIST|all|none] [--per-category N] [--out FILE] [--json]
+                                     questions per fact and don't-know questions (needs a model)
   review sample [--seed N] [--json]  pick interactions for review (stratified, near calls first)
   review show ID                     a sample with the labelling criteria
   review label ID TASK LABEL --as NAME [--remove]   label from a terminal
+  review import --annotator NAME --task abstention|factuality FILE [--json]   an outside annotator's labels
   judge add --name N --task T --criteria TEXT|@FILE [--outcomes a,b] [--model M]
   judge list [--json]                judge specs, every version
   report agreement [--task T] [--run] [--json]   the latest agreement report (--run: make one now)
+  report gaps [--kb NAME] [--days N] [--json]    refused questions grouped by topic (what to add to the KB)
 
+candor <command> --help for a command's options; candor --version.
 Settings come from the environment (see README). --json prints one JSON object on stdout.`;
 
-const EXAMPLE_KB = ['examples/kb'];
+/** Beside the code (src/ or dist/src/), so `candor start` finds it from any working directory. */
+const EXAMPLE_KB = [fileURLToPath(new URL('../examples/kb', import.meta.url))];
 
 /** Exit codes: 0 done, 1 failed, 2 usage. */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (!command || command === 'help' || command === '--help' || command === '-h') {
-    process.stdout.write(`${USAGE}\n`);
-    return command ? 0 : 2;
-  }
+  const answered = helpOrVersion(command, rest, USAGE, usage);
+  if (answered !== undefined) return answered;
   let args;
   try {
     args = parseArgs({
@@ -46,15 +60,26 @@ export async function main(argv: string[]): Promise<number> {
         kb: { type: 'string' },
         json: { type: 'boolean', default: false },
         questions: { type: 'string' },
+        responses: { type: 'string' },
+        'per-fact': { type: 'string' },
+        'per-category': { type: 'string' },
+        categories: { type: 'string' },
+        out: { type: 'string' },
+        markdown: { type: 'string' },
         as: { type: 'string' },
+        annotator: { type: 'string' },
         task: { type: 'string' },
         name: { type: 'string' },
         criteria: { type: 'string' },
         outcomes: { type: 'string' },
         model: { type: 'string' },
         seed: { type: 'string' },
+        days: { type: 'string' },
         run: { type: 'boolean', default: false },
         remove: { type: 'boolean', default: false },
+        apply: { type: 'boolean', default: false },
+        'from-labels': { type: 'boolean', default: false },
+        'target-abstention': { type: 'string' },
       },
     });
   } catch (error) {
@@ -62,53 +87,82 @@ export async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   const kb = args.values.kb ?? config.kb.defaultName;
+  // Named in an embedded folder's lock, so another process can say who holds it.
+  const purpose = [command, args.positionals[0]].filter((p) => p !== undefined && !/\s/.test(p)).join(' ');
   switch (command) {
     case 'ingest':
       if (args.positionals.length === 0) return usage('ingest needs at least one PATH');
-      return withApp(config, async (app) => {
+      return withApp(config, purpose, async (app) => {
         const summary = await ingestPaths(app.store.db, args.positionals, { kb, onProgress: progress, ...extraction(app) });
         const embeddings = await embedAfterIngest(app, kb);
         printIngest(embeddings.summary ? { ...summary, embeddings: embeddings.summary } : summary, args.values.json);
-        return (summary.documents === 0 && summary.skipped.length > 0) || embeddings.failed ? 1 : 0;
+        // a file that could not be read fails the run (the rest of the batch is stored all the same)
+        return summary.errors.length > 0 || (summary.documents === 0 && summary.skipped.length > 0) || embeddings.failed ? 1 : 0;
       });
     case 'ask': {
       const question = args.positionals.join(' ');
       if (question.trim() === '') return usage('ask needs a QUESTION');
-      return withApp(config, async (app) => {
+      return withApp(config, purpose, async (app) => {
         const decision = await app.ask({ question, kb, channel: 'cli' });
         process.stdout.write(args.values.json ? `${JSON.stringify(contract(decision))}\n` : `${render(decision)}\n`);
         return 0;
       });
     }
     case 'eval': {
-      if (args.positionals[0] !== 'loo') return usage('eval supports: loo');
-      const file = args.values.questions;
-      if (!file || !args.values.kb) return usage('eval loo needs --kb NAME and --questions FILE');
-      const questions = readLooQuestions(file);
-      return withApp(config, async (app) => {
-        const report = await runLeaveOneOut(app, kb, questions, (done, total) => {
-          if (done % 25 === 0 || done === total) progress(`asked ${done}/${total} questions (twice each)`);
-        });
-        const s = report.summary;
-        process.stdout.write(
-          args.values.json
-            ? `${JSON.stringify(report)}\n`
-            : `n=${s.n}  full KB answered=${pct(s.fullAnswered)} (with own fact ${pct(s.fullAnsweredWithFact)})  leave-one-out abstained=${pct(s.looAbstained)}\n` +
-                `full-KB refusals by: ${JSON.stringify(s.fullRefusedBy)}\nleave-one-out refusals by: ${JSON.stringify(s.looRefusedBy)}\n`,
+      if (args.positionals[0] === 'detect') {
+        if (!args.values.responses) return usage('eval detect needs --responses FILE');
+        return evalDetect(args.values.responses, args.values.json, print);
+      }
+      if (args.positionals[0] === 'generate') {
+        const { kb: name, json, out, categories } = args.values;
+        return withApp(config, purpose, (app) =>
+          evalGenerate(
+            app,
+            { kb: name, json, out, categories, perFact: args.values['per-fact'], perCategory: args.values['per-category'] },
+            print,
+            progress,
+          ),
         );
-        return 0;
-      });
+      }
+      if (args.positionals[0] === 'calibrate') {
+        if (!args.values.kb) return usage('eval calibrate needs --kb NAME, and --questions FILE or --from-labels');
+        const { questions, json, out, apply } = args.values;
+        const calibrate = {
+          kb,
+          questions,
+          json,
+          out,
+          apply,
+          fromLabels: args.values['from-labels'],
+          targetAbstention: args.values['target-abstention'],
+        };
+        return withApp(config, purpose, (app) => evalCalibrate(app, calibrate, print, progress));
+      }
+      if (args.positionals[0] !== 'loo') return usage('eval supports: loo, calibrate, detect, generate');
+      if (!args.values.questions || !args.values.kb) return usage('eval loo needs --kb NAME and --questions FILE');
+      const loo = { kb, questions: args.values.questions, markdown: args.values.markdown, json: args.values.json };
+      return withApp(config, purpose, (app) => evalLoo(app, loo, print, progress));
     }
     case 'review':
-      return withApp(config, (app) => reviewCommand(app, { positionals: [command, ...args.positionals], values: args.values }, print));
+      return withApp(config, purpose, (app) =>
+        reviewCommand(app, { positionals: [command, ...args.positionals], values: args.values }, print),
+      );
     case 'judge':
-      return withApp(config, (app) => judgeCommand(app, { positionals: [command, ...args.positionals], values: args.values }, print));
+      return withApp(config, purpose, (app) =>
+        judgeCommand(app, { positionals: [command, ...args.positionals], values: args.values }, print),
+      );
     case 'report':
-      return withApp(config, (app) => reportCommand(app, { positionals: [command, ...args.positionals], values: args.values }, print));
+      if (args.positionals[0] === 'gaps') return withApp(config, purpose, (app) => gapsCommand(app, args.values, print));
+      return withApp(config, purpose, (app) =>
+        reportCommand(app, { positionals: [command, ...args.positionals], values: args.values }, print),
+      );
+    case 'migrate': // opening the store applies pending migrations (under an advisory lock on PostgreSQL)
+      return withApp(config, purpose, async (app) => (progress(`migrations applied (store: ${app.store.kind})`), 0));
     case 'serve':
     case 'start':
       return withApp(
         config,
+        purpose,
         async (app) => {
           if (command === 'start') await ensureExampleKb(app, kb);
           await serve(app);
@@ -121,7 +175,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-async function ensureExampleKb(app: App, kb: string): Promise<void> {
+async function ensureExampleKb(app: Candor, kb: string): Promise<void> {
   const status = await kbStatus(app.store.db, kb);
   if (status && status.facts > 0) return;
   progress(`knowledge base "${kb}" is empty: ingesting the example documents in ${EXAMPLE_KB.join(', ')}`);
@@ -131,7 +185,7 @@ async function ensureExampleKb(app: App, kb: string): Promise<void> {
 }
 
 /** LLM fact extraction when CANDOR_FACT_EXTRACTION=llm (config guarantees a model then). */
-function extraction(app: App): Pick<IngestOptions, 'extractFacts'> {
+function extraction(app: Candor): Pick<IngestOptions, 'extractFacts'> {
   const llm = app.llm;
   if (app.config.kb.factExtraction !== 'llm' || !llm) return {};
   return { extractFacts: (passage) => extractFacts(llm, passage) };
@@ -141,7 +195,7 @@ function extraction(app: App): Pick<IngestOptions, 'extractFacts'> {
  * With an embedding model configured, embeds the facts that have none yet.
  * A failure keeps the facts (retrieval stays lexical for them) and says how to resume.
  */
-async function embedAfterIngest(app: App, kb: string): Promise<{ summary?: EmbedSummary; failed: boolean }> {
+async function embedAfterIngest(app: Candor, kb: string): Promise<{ summary?: EmbedSummary; failed: boolean }> {
   if (!app.llm?.embeddingModel) return { failed: false };
   try {
     const summary = await embedMissingFacts(app.store.db, app.llm, kb, { onProgress: progress });
@@ -153,8 +207,13 @@ async function embedAfterIngest(app: App, kb: string): Promise<{ summary?: Embed
   }
 }
 
-async function withApp(config: Config, run: (app: App) => Promise<number>, opts: { keepOpen?: boolean } = {}): Promise<number> {
-  const app = await buildApp(config);
+async function withApp(
+  config: Config,
+  purpose: string,
+  run: (app: Candor) => Promise<number>,
+  opts: { keepOpen?: boolean } = {},
+): Promise<number> {
+  const app = await buildCandor(config, { purpose });
   try {
     return await run(app);
   } finally {
@@ -163,17 +222,9 @@ async function withApp(config: Config, run: (app: App) => Promise<number>, opts:
 }
 
 /** The documented `--json` shape, without internal extras that scripts need not see. */
-function contract(d: Decision) {
-  return {
-    decision: d.decision,
-    answer: d.answer ?? d.refusal,
-    reasons: d.reasons.map(({ layer, code, detail, score, threshold }) => ({ layer, code, detail, score, threshold })),
-    evidence: d.evidence,
-    nearbyTopics: d.nearbyTopics,
-    kb: d.kb,
-    traceId: d.traceId,
-    latencyMs: d.latencyMs,
-  };
+/** The JSON contract: the same object `POST /api/ask` returns. */
+function contract(d: Decision): Decision {
+  return d;
 }
 
 function render(d: Decision): string {
@@ -181,11 +232,17 @@ function render(d: Decision): string {
 }
 
 function printIngest(s: IngestSummary & { embeddings?: EmbedSummary }, json: boolean, out: NodeJS.WritableStream = process.stdout): void {
+  for (const error of s.errors) process.stderr.write(`candor: failed ${error.path}: ${error.reason}\n`);
   if (json) return void out.write(`${JSON.stringify(s)}\n`);
   out.write(
     `knowledge base "${s.kb.name}" is at version ${s.kb.version}: ${s.documents} documents (${s.added} added, ${s.changed} changed, ${s.unchanged} unchanged), ` +
-      `${s.facts} facts stored, ${s.retiredFacts} retired, ${s.skipped.length} skipped, ${(s.ms / 1000).toFixed(1)} s\n`,
+      `${s.facts} facts stored, ${s.retiredFacts} retired, ${s.skipped.length} skipped, ${s.errors.length} failed, ${(s.ms / 1000).toFixed(1)} s\n`,
   );
+  for (const [type, c] of Object.entries(s.byType)) {
+    out.write(
+      `  ${type}: ${c.files} files, ${c.facts} facts stored (${c.tableRows} table rows), ${c.skipped} skipped, ${c.errors} failed\n`,
+    );
+  }
   for (const skip of s.skipped.slice(0, 20)) process.stderr.write(`  skipped ${skip.path}: ${skip.reason}\n`);
   if (s.skipped.length > 20) process.stderr.write(`  … and ${s.skipped.length - 20} more skipped\n`);
 }
@@ -198,17 +255,14 @@ function progress(message: string): void {
   process.stderr.write(`candor: ${message}\n`);
 }
 
-function pct(x: number): string {
-  return `${(x * 100).toFixed(1)}%`;
-}
-
 function usage(message: string): number {
   process.stderr.write(`candor: ${message}\n\n${USAGE}\n`);
   return 2;
 }
 
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('/cli.ts')) {
-  main(process.argv.slice(2)).then(
+/** Runs the command line and sets the exit code (bin/candor.js calls this in the package). */
+export function runCli(argv: string[]): void {
+  main(argv).then(
     (code) => {
       process.exitCode = code;
     },
@@ -218,3 +272,5 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith
     },
   );
 }
+
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('/cli.ts')) runCli(process.argv.slice(2));

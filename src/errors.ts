@@ -2,6 +2,7 @@
 export type ErrorCode =
   | 'config_invalid'
   | 'store_unavailable'
+  | 'store_locked'
   | 'kb_not_found'
   | 'kb_empty'
   | 'input_invalid'

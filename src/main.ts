@@ -11,7 +11,7 @@ import { openStore, type Store } from './store/open-store.js';
 import { setupTelemetry, type Telemetry } from './telemetry/setup-telemetry.js';
 
 /** Everything Candor runs on, built once from Config: the one composition root. */
-export interface App {
+export interface Candor {
   readonly config: Config;
   readonly store: Store;
   readonly indexes: KnowledgeIndexCache;
@@ -31,9 +31,11 @@ export interface BuildOptions {
   /** Skip starting the OpenTelemetry SDK (when the caller has started one). */
   readonly telemetry?: false;
   readonly log?: Log;
+  /** What this process is (the CLI command), named in an embedded folder's lock for other processes. */
+  readonly purpose?: string;
 }
 
-export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
+export async function buildCandor(config: Config, options: BuildOptions = {}): Promise<Candor> {
   const log = options.log ?? createLog(config.logLevel);
   const telemetry: Telemetry | null =
     options.telemetry === false
@@ -44,7 +46,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         });
   let store: Store;
   try {
-    store = await openStore(config.store);
+    store = await openStore({ ...config.store, ...(options.purpose ? { purpose: options.purpose } : {}) });
   } catch (error) {
     await telemetry?.shutdown();
     throw error;

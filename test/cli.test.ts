@@ -51,11 +51,27 @@ function onlyJson(run: Run): Record<string, unknown> {
 }
 
 function expectDecisionContract(body: Record<string, unknown>): void {
+  // The same object POST /api/ask returns.
   expect(Object.keys(body).sort()).toEqual(
-    ['answer', 'decision', 'evidence', 'kb', 'latencyMs', 'nearbyTopics', 'reasons', 'traceId'].sort(),
+    [
+      'answer',
+      'answerability',
+      'decision',
+      'evidence',
+      'interactionId',
+      'kb',
+      'latencyMs',
+      'nearbyTopics',
+      'reasons',
+      'refusal',
+      'traceId',
+    ].sort(),
   );
   expect(['answer', 'abstain']).toContain(body.decision);
-  expect(body.answer).toEqual(expect.any(String));
+  if (body.decision === 'answer') expect([body.answer, body.refusal]).toEqual([expect.any(String), null]);
+  else expect([body.answer, body.refusal]).toEqual([null, expect.any(String)]);
+  expect(body.interactionId).toEqual(expect.any(Number));
+  expect(body.answerability).toMatchObject({ score: expect.any(Number), threshold: expect.any(Number), thresholdSource: 'model' });
   expect(body.kb).toEqual({ name: 'cpf', version: 1 });
   expect(body.traceId).toMatch(/^[0-9a-f]{32}$/);
   expect(body.latencyMs).toEqual(expect.any(Number));
@@ -139,7 +155,8 @@ describe('candor CLI', () => {
     expect(lines).toHaveLength(5);
     const questions = dirs.write('questions.jsonl', `${lines.join('\n')}\n`);
 
-    const run = await candor(['eval', 'loo', '--kb', 'cpf', '--questions', questions, '--json'], env);
+    const markdown = dirs.path('loo.md');
+    const run = await candor(['eval', 'loo', '--kb', 'cpf', '--questions', questions, '--json', '--markdown', markdown], env);
     expect(run.code, run.stderr).toBe(0);
     const report = onlyJson(run) as {
       summary: {
@@ -153,7 +170,20 @@ describe('candor CLI', () => {
       };
       items: { id: string; full: { decision: string; evidenceFactIds: string[] }; loo: { decision: string; evidenceFactIds: string[] } }[];
     };
-    expect(Object.keys(report).sort()).toEqual(['items', 'summary']);
+    // Extended, never renamed: the category summary is a new key beside the old ones.
+    expect(Object.keys(report).sort()).toEqual(['categories', 'items', 'summary']);
+    expect((report as unknown as { categories: unknown }).categories).toEqual([
+      {
+        category: 'fact',
+        n: 5,
+        abstained: report.items.filter((i) => i.loo.decision === 'abstain').length,
+        abstentionRate: report.summary.looAbstained,
+      },
+    ]);
+    const page = readFileSync(markdown, 'utf8');
+    expect(page).toMatch(/^# Leave-one-out evaluation: knowledge base "cpf"/);
+    expect(page).toContain(`| abstained under leave-one-out | ${(report.summary.looAbstained * 100).toFixed(1)}% |`);
+    expect(page).toMatch(/\| fact \| 5 \| \d \| [\d.]+% \|/);
     expect(report.items.map((item) => item.id).sort()).toEqual([...ids].sort());
     const { summary, items } = report;
     expect(summary.n).toBe(5);

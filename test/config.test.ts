@@ -25,17 +25,17 @@ describe('loadConfig', () => {
       store: { databaseUrl: undefined, dataDir: './.candor' },
       kb: { defaultName: 'default' },
       http: { host: '127.0.0.1', port: 3000, maxBodyBytes: 65_536 },
-      ask: { maxQuestionChars: 2000, topK: 5, maxCitations: 3, citeShare: 0.5 },
-      gate: { minRelevance: 0.3, minCoverage: 0.45, minMargin: 0.2, checkEntities: true, checkAnswerType: true },
+      ask: { maxQuestionChars: 2000, topK: 5, maxCitations: 3, citeShare: 0.5, citeCoverage: 0.8 },
+      gate: { minAnswerability: undefined, checkEntities: true, checkAnswerType: true },
       telemetry: { exporter: 'none', otlpEndpoint: undefined, serviceName: 'candor', traceContent: false, userHashSalt: 'candor' },
       logLevel: 'info',
     });
   });
 
   it('treats empty variables as unset', () => {
-    expect(loadConfig({ PORT: '', CANDOR_MIN_RELEVANCE: '', DATABASE_URL: '' })).toMatchObject({
+    expect(loadConfig({ PORT: '', CANDOR_MIN_ANSWERABILITY: '', DATABASE_URL: '' })).toMatchObject({
       http: { port: 3000 },
-      gate: { minRelevance: 0.3 },
+      gate: { minAnswerability: undefined },
       store: { databaseUrl: undefined },
     });
   });
@@ -44,18 +44,53 @@ describe('loadConfig', () => {
     const config = loadConfig({
       PORT: '8080',
       DATABASE_URL: 'postgresql://candor@db:5432/candor',
-      CANDOR_MIN_RELEVANCE: '0.5',
+      CANDOR_MIN_ANSWERABILITY: '0.6',
       CANDOR_CHECK_ENTITIES: 'no',
       CANDOR_TRACE_CONTENT: '1',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
     });
     expect(config.http.port).toBe(8080);
     expect(config.store.databaseUrl).toBe('postgresql://candor@db:5432/candor');
-    expect(config.gate).toMatchObject({ minRelevance: 0.5, checkEntities: false });
+    expect(config.gate).toMatchObject({ minAnswerability: 0.6, checkEntities: false });
     expect(config.telemetry).toMatchObject({ traceContent: true, exporter: 'otlp', otlpEndpoint: 'http://collector:4318' });
   });
 
+  it('reports every problem at once: settings wrong together as well as bad values', () => {
+    const error = configError({
+      SLACK_SIGNING_SECRET: 'a-signing-secret',
+      AZURE_OPENAI_ENDPOINT: 'https://example.openai.azure.com/',
+      CANDOR_REVIEW_CRON: 'every hour',
+      MICROSOFT_APP_ID: 'app-id',
+      MICROSOFT_APP_TYPE: 'SingleTenant',
+    });
+    expect(error.message.match(/Invalid configuration:/g)).toHaveLength(1);
+    for (const variable of [
+      'SLACK_BOT_TOKEN',
+      'AZURE_OPENAI_API_KEY',
+      'AZURE_OPENAI_DEPLOYMENT',
+      'CANDOR_REVIEW_CRON',
+      'MICROSOFT_APP_PASSWORD',
+      'MICROSOFT_APP_TENANT_ID',
+    ]) {
+      expect(error.message).toContain(`  ${variable}: `);
+    }
+  });
+
+  it('computes the review tasks with their emoji once, in the configuration', () => {
+    const config = loadConfig({ CANDOR_REVIEW_EMOJI: 'thumbsup=abstention:correct' });
+    const abstention = config.review.tasks.find((t) => t.id === 'abstention');
+    expect(abstention?.emoji.thumbsup).toBe('correct');
+  });
+
+  it('names retired gate thresholds and what replaced them, rather than ignoring them', () => {
+    expect(() => loadConfig({ CANDOR_MIN_COVERAGE: '0.5', CANDOR_MIN_MARGIN: '0.2' })).toThrow(
+      /CANDOR_MIN_COVERAGE: no longer used\n {2}CANDOR_MIN_MARGIN: no longer used\n.*CANDOR_MIN_ANSWERABILITY/s,
+    );
+  });
+
   it.each([
+    ['CANDOR_MIN_ANSWERABILITY', '1'],
+    ['CANDOR_MIN_ANSWERABILITY', '0'],
     ['PORT', 'abc'],
     ['PORT', '70000'],
     ['DATABASE_URL', 'mysql://x'],
@@ -73,10 +108,10 @@ describe('loadConfig', () => {
   });
 
   it('names every bad variable at once', () => {
-    const error = configError({ PORT: 'abc', CANDOR_MIN_RELEVANCE: '2', HOST: 'localhost' });
+    const error = configError({ PORT: 'abc', CANDOR_MIN_ANSWERABILITY: '2', HOST: 'localhost' });
     expect(error.code).toBe('config_invalid');
     expect(error.message).toContain('PORT');
-    expect(error.message).toContain('CANDOR_MIN_RELEVANCE');
+    expect(error.message).toContain('CANDOR_MIN_ANSWERABILITY');
     expect(error.message).not.toContain('HOST');
     // A person sees what they gave for ordinary settings.
     expect(error.message).toContain('"abc"');
@@ -110,15 +145,15 @@ describe('loadConfig', () => {
   it('reads the CANDOR_CONFIG JSON file, and the environment overrides it', () => {
     const path = files.write(
       'candor.json',
-      JSON.stringify({ PORT: 4000, HOST: '0.0.0.0', CANDOR_MIN_COVERAGE: 0.6, CANDOR_CHECK_ANSWER_TYPE: false }),
+      JSON.stringify({ PORT: 4000, HOST: '0.0.0.0', CANDOR_MIN_ANSWERABILITY: 0.6, CANDOR_CHECK_ANSWER_TYPE: false }),
     );
     const fromFile = loadConfig({ CANDOR_CONFIG: path });
     expect(fromFile.http).toMatchObject({ port: 4000, host: '0.0.0.0' });
-    expect(fromFile.gate).toMatchObject({ minCoverage: 0.6, checkAnswerType: false });
+    expect(fromFile.gate).toMatchObject({ minAnswerability: 0.6, checkAnswerType: false });
 
     const overridden = loadConfig({ CANDOR_CONFIG: path, PORT: '5000' });
     expect(overridden.http).toMatchObject({ port: 5000, host: '0.0.0.0' });
-    expect(overridden.gate.minCoverage).toBe(0.6);
+    expect(overridden.gate.minAnswerability).toBe(0.6);
   });
 
   it('names the variable when a value in the CANDOR_CONFIG file is bad', () => {
@@ -139,5 +174,79 @@ describe('loadConfig', () => {
 
     const nested = configError({ CANDOR_CONFIG: files.write('nested.json', JSON.stringify({ http: { port: 1 } })) });
     expect(nested.message).toContain('must be a flat JSON object');
+  });
+
+  describe('the standard OpenTelemetry variables', () => {
+    it('read OTEL_RESOURCE_ATTRIBUTES (percent-decoded); OTEL_SERVICE_NAME wins over its service.name', () => {
+      const both = loadConfig({
+        OTEL_RESOURCE_ATTRIBUTES: 'service.name=from-attrs,deployment.environment.name=prod,team=kb%20owners',
+        OTEL_SERVICE_NAME: 'candor-eu',
+      });
+      expect(both.telemetry).toMatchObject({
+        serviceName: 'candor-eu',
+        resourceAttributes: { 'deployment.environment.name': 'prod', team: 'kb owners' },
+      });
+      expect(loadConfig({ OTEL_RESOURCE_ATTRIBUTES: 'service.name=from-attrs' }).telemetry.serviceName).toBe('from-attrs');
+    });
+
+    it('default to OTLP over HTTP/protobuf, parent-based sampling, no extra headers', () => {
+      expect(loadConfig({}).telemetry).toMatchObject({
+        otlpProtocol: 'http/protobuf',
+        otlpHeaders: {},
+        sampler: { name: 'parentbased_always_on', ratio: 1 },
+        otlpTracesUrl: undefined,
+      });
+    });
+
+    it('a traces endpoint is used as given; the general endpoint gets /v1/traces; either turns OTLP on', () => {
+      expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).telemetry).toMatchObject({
+        exporter: 'otlp',
+        otlpTracesUrl: 'http://collector:4318/v1/traces',
+      });
+      const specific = loadConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://vendor.example/otlp/traces',
+      });
+      expect(specific.telemetry).toMatchObject({ exporter: 'otlp', otlpTracesUrl: 'https://vendor.example/otlp/traces' });
+      expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none' }).telemetry.exporter).toBe('none');
+      expect(
+        loadConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json' }).telemetry
+          .otlpProtocol,
+      ).toBe('http/json');
+    });
+
+    it.each([
+      ['OTEL_RESOURCE_ATTRIBUTES', 'no-equals-sign'],
+      ['OTEL_RESOURCE_ATTRIBUTES', 'k=%E0%A4%A'],
+      ['OTEL_EXPORTER_OTLP_PROTOCOL', 'grpc'],
+      ['OTEL_TRACES_SAMPLER', 'sometimes'],
+      ['OTEL_TRACES_SAMPLER_ARG', '1.5'],
+      ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'collector:4318'],
+      ['CANDOR_CONSOLE_TOKEN', 'short'],
+      ['CANDOR_CONSOLE_BASIC_AUTH', 'alice'],
+    ])('reject %s=%s naming the variable', (name, value) => {
+      expect(configError({ [name]: value }).message).toMatch(new RegExp(`^\\s*${name}: `, 'm'));
+    });
+
+    it('never echo exporter headers or console credentials', () => {
+      const headers = configError({ OTEL_EXPORTER_OTLP_HEADERS: 'api-key' });
+      expect(headers.message).toContain('OTEL_EXPORTER_OTLP_HEADERS');
+      expect(headers.message).not.toContain('api-key');
+      const basic = configError({ CANDOR_CONSOLE_BASIC_AUTH: 'alice:short' });
+      expect(basic.message).not.toContain('short');
+    });
+  });
+
+  it('turns the console on with a token or basic-auth users, and leaves it off (refusing) otherwise', () => {
+    expect(loadConfig({}).console).toEqual({ token: undefined, basicAuth: [], enabled: false });
+    expect(loadConfig({ CANDOR_CONSOLE_BASIC_AUTH: 'alice:correct horse,bob:battery staple' }).console).toEqual({
+      token: undefined,
+      basicAuth: [
+        { user: 'alice', password: 'correct horse' },
+        { user: 'bob', password: 'battery staple' },
+      ],
+      enabled: true,
+    });
+    expect(loadConfig({ CANDOR_CONSOLE_TOKEN: 'a'.repeat(24) }).console.enabled).toBe(true);
   });
 });

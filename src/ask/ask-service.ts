@@ -2,23 +2,23 @@ import type { Span } from '@opentelemetry/api';
 
 import type { Config } from '../config.js';
 import { formatExtractiveAnswer, formatRefusal, nearbyTopics } from '../core/answer/format-answer.js';
-import { checkGrounding } from '../core/gate/grounding.js';
-import { combineVerdicts, HARD_LAYER_NAMES, HARD_LAYERS, selectCitations } from '../core/gate/hard-gate.js';
-import type { EvidenceFact, GateInput, Verdict } from '../core/gate/types.js';
-import { analyseQuestion } from '../core/text/analyse-question.js';
+import type { AnswerabilityModel } from '../core/gate/answerability-model.js';
+import { GATE_LAYER_NAMES } from '../core/gate/gate.js';
+import type { Verdict } from '../core/gate/types.js';
 import { normaliseQuestion } from '../core/text/normalise-question.js';
 import { CandorError } from '../errors.js';
 import type { KnowledgeIndex, KnowledgeIndexCache } from '../kb/knowledge-index.js';
-import { checkEntailment } from '../llm/check-entailment.js';
 import { embedTexts } from '../llm/embed.js';
-import { ANSWER_PROMPT_REF, groundedAnswer } from '../llm/grounded-answer.js';
 import type { Llm } from '../llm/llm-client.js';
-import { LlmFailure } from '../llm/llm-failure.js';
 import type { Log } from '../log.js';
 import { ATTR, SPAN } from '../telemetry/attributes.js';
 import { instruments } from '../telemetry/instruments.js';
 import { withSpan, withSpanSync } from '../telemetry/with-span.js';
-import type { Decision, EvidenceView } from './decision.js';
+import { assessQuestion } from './assess-question.js';
+import { answerabilityView, evidenceView, round } from './decision-parts.js';
+import type { Decided, Decision } from './decision.js';
+import { GATE_MODEL } from './gate-model.js';
+import { generate } from './llm-answer.js';
 import type { InteractionRecorder } from './record-interaction.js';
 
 export interface AskRequest {
@@ -35,10 +35,14 @@ export interface AskOptions {
   readonly exclude?: readonly string[];
   /** Store the interaction. Evaluation runs pass false so they do not pollute monitoring. @default true */
   readonly record?: boolean;
+  /** Hold the answerability score to this threshold instead of the configured one (calibration sweeps). */
+  readonly minAnswerability?: number;
 }
 
 export interface AskDeps {
   readonly config: Pick<Config, 'ask' | 'gate' | 'kb' | 'telemetry'>;
+  /** The answerability model. @default the committed one (GATE_MODEL) */
+  readonly model?: AnswerabilityModel;
   /** The model behind the gate; absent or null: extractive mode. */
   readonly llm?: Llm | null;
   readonly indexes: KnowledgeIndexCache;
@@ -102,41 +106,39 @@ export function createAsk(deps: AskDeps): Ask {
   };
 }
 
-type Decided = Omit<Decision, 'latencyMs' | 'interactionId' | 'traceId'>;
-
 async function decide(index: KnowledgeIndex, question: string, options: AskOptions, deps: AskDeps): Promise<Decided> {
   const config = deps.config;
   const exclude = index.resolveExternalIds(options.exclude ?? []).keys;
   const queryVector = await embedQuestion(deps, index, question);
-  const ranked = withSpanSync(
-    SPAN.retrieve,
-    { [ATTR.topK]: config.ask.topK, [ATTR.excluded]: exclude.size, [ATTR.vector]: queryVector !== undefined },
-    (span) => {
-      const hits = index.retrieve(question, config.ask.topK, exclude, queryVector);
-      span.setAttribute(ATTR.hits, hits.length);
-      return hits;
-    },
-  );
-  const cited = selectCitations(ranked, config.ask.maxCitations, config.ask.citeShare);
-  const input: GateInput = {
-    question: analyseQuestion(question),
-    evidence: cited,
-    ranked,
-    vocabulary: index.vocabulary(exclude),
-    thresholds: config.gate,
-  };
-  const verdicts = HARD_LAYERS.map((layer, i) =>
-    withSpanSync(SPAN.gateLayer(HARD_LAYER_NAMES[i] ?? `layer${i}`), {}, (span) => {
-      const verdict = layer(input);
-      span.setAttributes({ [ATTR.layer]: verdict.layer, [ATTR.layerPass]: verdict.pass });
-      if (verdict.code) span.setAttribute(ATTR.reason, verdict.code);
-      if (verdict.score !== undefined) span.setAttribute(ATTR.layerScore, verdict.score);
-      if (verdict.threshold !== undefined) span.setAttribute(ATTR.layerThreshold, verdict.threshold);
-      return verdict;
-    }),
-  );
-  const gate = combineVerdicts(verdicts);
+  const assessed = assessQuestion(index, question, {
+    config,
+    model: deps.model ?? GATE_MODEL,
+    exclude,
+    queryVector,
+    ...(options.minAnswerability === undefined ? {} : { minAnswerability: options.minAnswerability }),
+    retrieveHook: (retrieve) =>
+      withSpanSync(
+        SPAN.retrieve,
+        { [ATTR.topK]: config.ask.topK, [ATTR.excluded]: exclude.size, [ATTR.vector]: queryVector !== undefined },
+        (span) => {
+          const hits = retrieve();
+          span.setAttribute(ATTR.hits, hits.length);
+          return hits;
+        },
+      ),
+    layerHook: (name, run) =>
+      withSpanSync(SPAN.gateLayer(name), {}, (span) => {
+        const verdict = run();
+        span.setAttributes({ [ATTR.layer]: verdict.layer, [ATTR.layerPass]: verdict.pass });
+        if (verdict.code) span.setAttribute(ATTR.reason, verdict.code);
+        if (verdict.score !== undefined) span.setAttribute(ATTR.layerScore, verdict.score);
+        if (verdict.threshold !== undefined) span.setAttribute(ATTR.layerThreshold, verdict.threshold);
+        return verdict;
+      }),
+  });
+  const { gate, ranked } = assessed;
   const kb = { name: index.name, version: index.version };
+  const answerability = answerabilityView(gate, assessed.thresholdSource);
   if (!gate.pass) {
     const deciding = gate.verdicts[0] as Verdict;
     return {
@@ -147,90 +149,22 @@ async function decide(index: KnowledgeIndex, question: string, options: AskOptio
       nearbyTopics: nearbyTopics(ranked),
       refusal: formatRefusal(deciding, ranked),
       kb,
+      answerability,
     };
   }
-  if (deps.llm) return generate(deps.llm, question, ranked, gate.verdicts, kb, config.telemetry.traceContent);
+  if (deps.llm) return { ...(await generate(deps.llm, question, ranked, gate.verdicts, kb, config.telemetry.traceContent)), answerability };
+  const cited = assessed.cited();
   const answer = withSpanSync(SPAN.answer, {}, () => formatExtractiveAnswer(cited));
-  return { decision: 'answer', answer, reasons: gate.verdicts, evidence: cited.map(view), nearbyTopics: [], refusal: null, kb };
-}
-
-/**
- * The LLM layers, after the hard gate has passed: the model's own
- * answerability judgement (soft refusal) and a grounded answer in one call,
- * then the grounding check. Any model failure is an honest refusal.
- */
-async function generate(
-  llm: Llm,
-  question: string,
-  shown: readonly EvidenceFact[],
-  hard: readonly Verdict[],
-  kb: Decided['kb'],
-  traceContent: boolean,
-): Promise<Decided> {
-  const generation = { model: llm.chatModel, prompt: ANSWER_PROMPT_REF };
-  const refuse = (verdict: Verdict): Decided => ({
-    decision: 'abstain',
-    answer: null,
-    reasons: [verdict, ...hard],
-    evidence: [],
-    nearbyTopics: nearbyTopics(shown),
-    refusal: formatRefusal(verdict, shown),
+  return {
+    decision: 'answer',
+    answer,
+    reasons: gate.verdicts,
+    evidence: cited.map(evidenceView),
+    nearbyTopics: [],
+    refusal: null,
     kb,
-    generation,
-  });
-  return withSpan(SPAN.answer, { [ATTR.answerMode]: 'llm' }, async () => {
-    let draft;
-    try {
-      draft = await groundedAnswer(llm, question, shown, { traceContent });
-    } catch (error) {
-      if (!(error instanceof LlmFailure)) throw error;
-      return refuse({ layer: 'llm', pass: false, code: error.code, detail: error.message });
-    }
-    if (!draft.answerable) {
-      return refuse({
-        layer: 'llm',
-        pass: false,
-        code: 'llm_unanswerable',
-        detail: `the model judged the facts do not answer it: ${draft.reasoning.slice(0, 500)}`,
-      });
-    }
-    const llmVerdict: Verdict = { layer: 'llm', pass: true, code: null, detail: 'the model judged the facts answer it' };
-    const grounding = checkGrounding(draft, shown);
-    if (!grounding.pass) return refuse({ ...grounding, detail: grounding.detail });
-    const cited = [...new Set(draft.citations)].map((n) => shown[n - 1] as EvidenceFact);
-    const checks = [llmVerdict, grounding];
-    if (llm.entailment) {
-      let entailed;
-      try {
-        entailed = await checkEntailment(
-          llm,
-          draft.answer,
-          cited.map((f) => f.text),
-        );
-      } catch (error) {
-        if (!(error instanceof LlmFailure)) throw error;
-        return refuse({ layer: 'entailment', pass: false, code: error.code, detail: error.message });
-      }
-      if (!entailed.entailed)
-        return refuse({
-          layer: 'entailment',
-          pass: false,
-          code: 'ungrounded',
-          detail: `the cited facts do not entail the answer: ${entailed.reasoning.slice(0, 500)}`,
-        });
-      checks.push({ layer: 'entailment', pass: true, code: null, detail: 'the model found the answer entailed by the cited facts' });
-    }
-    return {
-      decision: 'answer',
-      answer: draft.answer,
-      reasons: [...hard, ...checks],
-      evidence: cited.map(view),
-      nearbyTopics: [],
-      refusal: null,
-      kb,
-      generation,
-    };
-  });
+    answerability,
+  };
 }
 
 /**
@@ -249,7 +183,7 @@ async function embedQuestion(deps: AskDeps, index: KnowledgeIndex, question: str
 }
 
 function isHardLayer(layer: string | undefined): boolean {
-  return (HARD_LAYER_NAMES as readonly string[]).includes(layer ?? '');
+  return (GATE_LAYER_NAMES as readonly string[]).includes(layer ?? '');
 }
 
 function unavailable(kbName: string, version: number): Decided {
@@ -265,21 +199,23 @@ function unavailable(kbName: string, version: number): Decided {
   };
 }
 
-function view(fact: EvidenceFact): EvidenceView {
-  return { factId: fact.externalId ?? String(fact.factId), text: fact.text, source: fact.source, score: round(fact.score) };
-}
-
 function annotate(span: Span, decision: Decided): void {
-  const top = decision.reasons.find((r) => r.layer === 'relevance')?.score;
+  const top = decision.answerability?.features.relevance;
+  const a = decision.answerability;
   span.setAttributes({
+    ...(a
+      ? {
+          [ATTR.answerability]: a.score,
+          [ATTR.answerabilityThreshold]: a.threshold,
+          [ATTR.answerabilityThresholdSource]: a.thresholdSource,
+          [ATTR.gateModel]: a.model,
+        }
+      : {}),
+    ...Object.fromEntries(Object.entries(a?.features ?? {}).map(([name, value]) => [ATTR.answerabilityFeature(name), value])),
     [ATTR.decision]: decision.decision,
     [ATTR.evidenceCount]: decision.evidence.length,
     [ATTR.kbVersion]: decision.kb.version,
     ...(top === undefined ? {} : { [ATTR.topScore]: top }),
     ...(decision.decision === 'abstain' ? { [ATTR.reason]: decision.reasons[0]?.code ?? 'unknown' } : {}),
   });
-}
-
-function round(x: number): number {
-  return Math.round(x * 1000) / 1000;
 }

@@ -1,3 +1,4 @@
+import type { Answerability } from '../core/gate/gate.js';
 import type { Verdict } from '../core/gate/types.js';
 
 /** A cited fact as callers see it; `factId` is the external id when the fact has one. */
@@ -8,22 +9,68 @@ export interface EvidenceView {
   readonly score: number;
 }
 
-/** The outcome of one ask: the JSON contract of `candor ask --json` and `POST /api/ask`. */
-export interface Decision {
-  readonly decision: 'answer' | 'abstain';
-  readonly answer: string | null;
+/** What every decision carries, answered or not. */
+interface DecisionCommon {
   /** For an abstention, every layer's verdict with the deciding one first; for an answer, every (passing) verdict. */
   readonly reasons: readonly Verdict[];
-  /** Exactly the facts the answer cites (none for an abstention). */
+  readonly kb: { readonly name: string; readonly version: number };
+  /**
+   * The learned answerability score: P(answerable), the threshold it was held to and where that
+   * threshold came from (a KB's calibrated setting, CANDOR_MIN_ANSWERABILITY, or the model's default),
+   * and every feature with its pull. Absent only when the gate could not run (store unavailable).
+   */
+  readonly answerability?: AnswerabilityView;
+  /** With a model configured: which model and prompt (id@version) decided. Absent in extractive mode. */
+  readonly generation?: { readonly model: string; readonly prompt: string };
+}
+
+/** An answer: the text and exactly the facts it cites. */
+export interface Answered extends DecisionCommon {
+  readonly decision: 'answer';
+  readonly answer: string;
+  /** Exactly the facts the answer cites. */
+  readonly evidence: readonly EvidenceView[];
+  readonly nearbyTopics: readonly string[];
+  readonly refusal: null;
+}
+
+/** A refusal: why in plain words, and what nearby topics the KB does cover. */
+export interface Abstained extends DecisionCommon {
+  readonly decision: 'abstain';
+  readonly answer: null;
   readonly evidence: readonly EvidenceView[];
   /** What a refusal offers instead: topics near the question that the KB does cover. */
   readonly nearbyTopics: readonly string[];
-  /** The plain-words refusal shown to the user (null for answers). */
-  readonly refusal: string | null;
-  readonly kb: { readonly name: string; readonly version: number };
+  /** The plain-words refusal shown to the user. */
+  readonly refusal: string;
+}
+
+/** A decision before it is traced and recorded (what the gate and the answer layers produce). */
+export type Decided = Answered | Abstained;
+
+/** Where the ask happened: its trace, how long it took and its interaction row. */
+interface Delivered {
   readonly traceId: string;
   readonly latencyMs: number;
   readonly interactionId: number | null;
-  /** With a model configured: which model and prompt (id@version) decided. Absent in extractive mode. */
-  readonly generation?: { readonly model: string; readonly prompt: string };
+}
+
+/**
+ * The outcome of one ask: the JSON contract of `candor ask --json` and `POST /api/ask`.
+ * A union on `decision`: an answer has its text and no refusal, a refusal the reverse.
+ */
+export type Decision = (Answered & Delivered) | (Abstained & Delivered);
+
+/**
+ * Where a decision's threshold came from: `kb@N` (that KB's calibrated setting, version N),
+ * `config` (CANDOR_MIN_ANSWERABILITY), `model` (its default), or `override` (an evaluation sweep).
+ */
+export type ThresholdSource = `kb@${number}` | 'config' | 'model' | 'override';
+
+export interface AnswerabilityView extends Omit<Answerability, 'contributions' | 'features'> {
+  readonly thresholdSource: ThresholdSource;
+  /** Feature values, rounded. */
+  readonly features: Readonly<Record<string, number>>;
+  /** Each feature's pull on the log-odds (negative = towards refusing), rounded. */
+  readonly contributions: Readonly<Record<string, number>>;
 }

@@ -3,13 +3,13 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../store/open-store.js';
 import { interactions } from '../store/schema.js';
 import type { AskRequest } from './ask-service.js';
-import type { Decision } from './decision.js';
+import type { Decided } from './decision.js';
 
 export interface InteractionRecorder {
   record(
     request: AskRequest,
     question: string,
-    decision: Omit<Decision, 'latencyMs' | 'interactionId' | 'traceId'>,
+    decision: Decided,
     kbId: number | null,
     traceId: string,
     latencyMs: number,
@@ -17,7 +17,7 @@ export interface InteractionRecorder {
 }
 
 /** The columns of an interaction row that describe its decision (shared by every writer of the row). */
-export function decisionColumns(decision: Omit<Decision, 'latencyMs' | 'interactionId' | 'traceId'>) {
+export function decisionColumns(decision: Decided) {
   const deciding = decision.decision === 'abstain' ? decision.reasons[0] : undefined;
   return {
     kbVersion: decision.kb.version,
@@ -26,7 +26,8 @@ export function decisionColumns(decision: Omit<Decision, 'latencyMs' | 'interact
     answer: decision.answer ?? decision.refusal,
     verdicts: decision.reasons,
     evidence: decision.evidence,
-    topScore: decision.reasons.find((r) => r.layer === 'relevance')?.score ?? null,
+    topScore: decision.answerability?.features.relevance ?? null,
+    answerability: decision.answerability ?? null,
     model: decision.generation?.model ?? null,
     promptVersion: decision.generation?.prompt ?? null,
   };

@@ -3,12 +3,12 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../store/open-store.js';
 import { labelEvents } from '../store/schema.js';
 
-export type LabelVia = 'reaction' | 'button' | 'terminal' | 'judge';
+export type LabelVia = 'reaction' | 'button' | 'terminal' | 'judge' | 'import';
 
 export interface LabelChange {
   readonly sampleId: number;
   readonly task: string;
-  /** "slack:U123", "teams:<id>", "cli:<name>" or "llm:<spec>@<version>". */
+  /** "slack:U123", "teams:<id>", "cli:<name>", "import:<name>", "llm:<spec>@<version>" or "rule:<name>@<version>". */
   readonly annotator: string;
   readonly value: string;
   readonly via: LabelVia;
@@ -107,4 +107,32 @@ async function append(db: Db, change: LabelChange, action: 'set' | 'remove'): Pr
     .onConflictDoNothing()
     .returning({ id: labelEvents.id });
   return rows.length > 0;
+}
+
+/**
+ * Records many labels at once (an import, a rule judge over thousands of
+ * items), in chunks, inside the caller's transaction when given one. Only
+ * changes are written: a label equal to the annotator's current one is left
+ * alone. Returns how many were recorded and how many were already current.
+ */
+export async function setLabels(db: Db, changes: readonly LabelChange[]): Promise<{ recorded: number; unchanged: number }> {
+  if (changes.length === 0) return { recorded: 0, unchanged: 0 };
+  const current = await currentLabels(db, { sampleIds: [...new Set(changes.map((c) => c.sampleId))] });
+  const held = new Map(current.map((l) => [`${l.sampleId}|${l.task}|${l.annotator}`, l.value]));
+  const todo = changes.filter((c) => held.get(`${c.sampleId}|${c.task}|${c.annotator}`) !== c.value);
+  for (let i = 0; i < todo.length; i += 500) {
+    const chunk = todo.slice(i, i + 500);
+    await db.insert(labelEvents).values(
+      chunk.map((c) => ({
+        sampleId: c.sampleId,
+        task: c.task,
+        annotator: c.annotator,
+        action: 'set',
+        value: c.value,
+        via: c.via,
+        eventId: c.eventId ?? null,
+      })),
+    );
+  }
+  return { recorded: todo.length, unchanged: changes.length - todo.length };
 }

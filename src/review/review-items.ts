@@ -11,7 +11,10 @@ export interface ReviewItem {
   readonly interactionId: number;
   readonly channel: string;
   readonly question: string;
-  readonly decision: 'answer' | 'abstain';
+  /** 'unknown' for an imported reply: whether it declined is what its labels say. */
+  readonly decision: 'answer' | 'abstain' | 'unknown';
+  /** The right decision when known (imported benchmark replies), else null. */
+  readonly expected: 'answer' | 'abstain' | null;
   /** The answer, or the refusal text the user saw. */
   readonly reply: string;
   /** The deciding reason code of a refusal. */
@@ -28,6 +31,7 @@ const COLUMNS = {
   channel: interactions.channel,
   question: interactions.question,
   decision: interactions.decision,
+  expected: interactions.expectedDecision,
   answer: interactions.answer,
   reason: interactions.reason,
   verdicts: interactions.verdicts,
@@ -64,6 +68,7 @@ function toItem(row: {
   channel: string;
   question: string;
   decision: string | null;
+  expected: string | null;
   answer: string | null;
   reason: string | null;
   verdicts: unknown;
@@ -73,7 +78,8 @@ function toItem(row: {
 }): ReviewItem {
   return {
     ...row,
-    decision: row.decision === 'answer' ? 'answer' : 'abstain',
+    decision: row.decision === 'answer' || row.decision === 'abstain' ? row.decision : 'unknown',
+    expected: row.expected === 'answer' || row.expected === 'abstain' ? row.expected : null,
     reply: row.answer ?? '',
     verdicts: (row.verdicts ?? []) as Verdict[],
     evidence: (row.evidence ?? []) as EvidenceView[],

@@ -6,6 +6,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export interface CliRun {
   readonly child: ChildProcess;
   stderr(): string;
+  stdout(): string;
   /** Resolves with the exit code. */
   readonly exited: Promise<number | null>;
   /** Resolves with the served URL once `candor serve` says where it listens. */
@@ -23,11 +24,15 @@ export function runCli(args: string[], env: Record<string, string>): CliRun {
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
-  child.stdout!.resume();
+  let stdout = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
     child,
     stderr: () => stderr,
+    stdout: () => stdout,
     exited,
     serving: (timeoutMs = 30_000) =>
       new Promise<string>((resolve, reject) => {

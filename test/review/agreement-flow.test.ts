@@ -6,7 +6,7 @@ import type { AgreementReport } from '../../src/core/review/agreement-report.js'
 import { agreementDeps } from '../../src/judge/agreement-deps.js';
 import { runAgreementReport } from '../../src/judge/agreement-job.js';
 import { addJudgeSpec } from '../../src/judge/judge-specs.js';
-import { buildApp, type App } from '../../src/main.js';
+import { buildCandor, type Candor } from '../../src/main.js';
 import { currentLabels, setLabel } from '../../src/review/label-store.js';
 import { interactions, reviewSamples } from '../../src/store/schema.js';
 import { testConfig } from '../support/compose.js';
@@ -20,8 +20,8 @@ const JUDGE = ['correct', 'correct', 'correct', 'correct', 'correct', 'incorrect
 describe('scheduled agreement report over one PostgreSQL, with an LLM judge', () => {
   let base: TestStore;
   let fake: FakeOpenAi;
-  let a: App;
-  let b: App;
+  let a: Candor;
+  let b: Candor;
   const sampleIds: number[] = [];
 
   beforeAll(async () => {
@@ -40,8 +40,8 @@ describe('scheduled agreement report over one PostgreSQL, with an LLM judge', ()
       CANDOR_JUDGE_MODEL: 'judge-model',
       CANDOR_LLM_CONCURRENCY: '4',
     };
-    a = await buildApp(testConfig(env), { telemetry: false });
-    b = await buildApp(testConfig(env), { telemetry: false });
+    a = await buildCandor(testConfig(env), { telemetry: false });
+    b = await buildCandor(testConfig(env), { telemetry: false });
     for (const [i, label] of HUMAN.entries()) {
       const [row] = await a.store.db
         .insert(interactions)

@@ -24,10 +24,10 @@ export function composeAsk(store: Store, config: Config = testConfig()): { ask: 
 export function tempFiles(
   files: Record<string, string>,
   prefix = 'candor-test-',
-): { dir: string; path: (name: string) => string; write: (name: string, content: string) => string; cleanup: () => void } {
+): { dir: string; path: (name: string) => string; write: (name: string, content: string | Uint8Array) => string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const path = (name: string) => join(dir, name);
-  const write = (name: string, content: string) => {
+  const write = (name: string, content: string | Uint8Array) => {
     writeFileSync(path(name), content);
     return path(name);
   };

@@ -1,4 +1,4 @@
-import type { Reply } from './answer-once.js';
+import type { Reply } from '../chat/chat-message.js';
 
 /** Slack's documented limits for one chat.postMessage. */
 export const SLACK_LIMITS = {

@@ -1,22 +1,23 @@
-import { App, HTTPReceiver, SocketModeReceiver, webApi, type Receiver } from '@slack/bolt';
+import { App, SocketModeReceiver, webApi, type Receiver } from '@slack/bolt';
 
 import type { Config } from '../../config.js';
-import { withEmoji } from '../../core/review/review-tasks.js';
 import { CandorError } from '../../errors.js';
-import type { App as CandorApp } from '../../main.js';
-import { createAnswerQueue } from '../chat/answer-queue.js';
+import { ATTR } from '../../telemetry/attributes.js';
+import { withTraceFrom } from '../../telemetry/trace-carrier.js';
+import { answerOrGiveUp, EVENT_ATTR, type AnswerOnceDeps } from '../chat/answer-once.js';
+import { answerDeps, type ChatServices } from '../chat/chat-services.js';
+import { startInboxWorker, type InboxWorker } from '../chat/inbox-worker.js';
 import type { Route } from '../http/api-routes.js';
-import { answerOnce, chatDeps, EVENT_ATTR, type AnswerOnceDeps, type Reply } from './answer-once.js';
 import { boltLogger } from './bolt-logger.js';
 import { candorCommand } from './candor-command.js';
-import { renderSlackReply } from './render-slack-reply.js';
-import { slackInbound, type SlackQuestion } from './slack-inbound.js';
+import { postReplyOnce } from './slack-delivery.js';
+import { slackInbound } from './slack-inbound.js';
+import { slackEntry, slackPayload } from './slack-inbox.js';
+import { SLACK_EVENTS_PATH, SlackEventsReceiver } from './slack-receiver.js';
 import { registerSlackReview, type SlackReview } from './slack-review.js';
 import { describeSlackError, workingReaction } from './working-reaction.js';
 
-export const SLACK_EVENTS_PATH = '/slack/events';
-
-export type SlackHost = Pick<CandorApp, 'config' | 'store' | 'ask' | 'log'>;
+export { SLACK_EVENTS_PATH };
 
 export interface SlackChannelOptions {
   /** Add the working reaction when a reply takes longer than this. @default 1500 */
@@ -27,7 +28,7 @@ export interface SlackChannelOptions {
   readonly retries?: number;
   /** Web API request timeout. @default 10000 */
   readonly timeoutMs?: number;
-  /** Answers worked on at once; more wait in arrival order behind their acknowledgements. @default 4 */
+  /** Answers worked on at once; more wait in the inbox. @default CANDOR_INBOX_CONCURRENCY */
   readonly answerConcurrency?: number;
 }
 
@@ -38,18 +39,19 @@ export interface SlackChannel {
   readonly bot: { readonly userId: string; readonly team: string };
   /** Review cards in the review channel (CANDOR_REVIEW_SLACK_CHANNEL). */
   readonly review: SlackReview;
-  /** Disconnects Socket Mode and waits (up to `graceMs`) for replies in flight. */
+  /** Disconnects Socket Mode, stops taking questions from the inbox and waits (up to `graceMs`) for replies in flight. */
   stop(graceMs?: number): Promise<void>;
 }
 
 /**
  * Starts the Slack channel: checks the bot token with auth.test (a rejected
- * token is a start-up error), then receives events over HTTP (signature
- * checked by Bolt's HTTPReceiver, mounted on Candor's server) or Socket Mode
- * when SLACK_APP_TOKEN is set. Bolt acknowledges each event at once; the
- * answer follows, at most once per event id across replicas.
+ * token is a start-up error), then receives events over HTTP (Bolt's signature
+ * check in Candor's receiver, mounted on Candor's server) or Socket Mode
+ * when SLACK_APP_TOKEN is set. A question is stored in the durable inbox
+ * before Slack is told it arrived; inbox workers answer and reply, at most once
+ * per event id across replicas, and take up again what a dead worker left.
  */
-export async function startSlackChannel(host: SlackHost, options: SlackChannelOptions = {}): Promise<SlackChannel> {
+export async function startSlackChannel(host: ChatServices, options: SlackChannelOptions = {}): Promise<SlackChannel> {
   const settings = host.config.slack;
   if (!settings) throw new CandorError('config_invalid', 'The Slack channel is off: set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET.');
   const logger = boltLogger(host.log);
@@ -61,9 +63,24 @@ export async function startSlackChannel(host: SlackHost, options: SlackChannelOp
   };
   const auth = await checkToken(new webApi.WebClient(settings.botToken, clientOptions), settings);
 
-  const receiver: Receiver & { requestListener?: HTTPReceiver['requestListener'] } = settings.appToken
-    ? new SocketModeReceiver({ appToken: settings.appToken, logger, installerOptions: { clientOptions } })
-    : new HTTPReceiver({ signingSecret: settings.signingSecret ?? '', endpoints: SLACK_EVENTS_PATH, logger, bodyLimit: 1024 * 1024 });
+  const deps: AnswerOnceDeps = answerDeps(host);
+  const { inbox } = host;
+  const inboxSettings = host.config.inbox;
+  let worker: InboxWorker | undefined;
+  const enqueue = async (question: Parameters<typeof slackPayload>[0], retryNum: number) => {
+    const fresh = await inbox.put({
+      channel: 'slack',
+      eventId: question.inbound.eventId,
+      payload: slackPayload(question, deps.userHashSalt, retryNum),
+    });
+    if (fresh) worker?.wake();
+    else host.log('info', 'duplicate delivery ignored', { channel: 'slack', eventId: question.inbound.eventId, retryNum });
+  };
+  const http = settings.appToken
+    ? null
+    : new SlackEventsReceiver({ signingSecret: settings.signingSecret ?? '', logger, botUserId: auth.userId, enqueue });
+  const receiver: Receiver =
+    http ?? new SocketModeReceiver({ appToken: settings.appToken as string, logger, installerOptions: { clientOptions } });
   const bolt = new App({
     token: settings.botToken,
     botId: auth.botId,
@@ -75,33 +92,61 @@ export async function startSlackChannel(host: SlackHost, options: SlackChannelOp
     // No conversation-state middleware: Candor keeps no per-conversation state, and it costs every event.
     convoStore: false,
   });
-
-  const deps: AnswerOnceDeps = chatDeps(host);
-  const answers = createAnswerQueue(options.answerConcurrency ?? 4);
+  const client = new webApi.WebClient(settings.botToken, clientOptions);
   const reaction = { delayMs: options.reactionDelayMs ?? 1500, name: options.reaction ?? 'hourglass_flowing_sand', log: host.log };
 
-  const onEvent = async ({ body, context, client }: { body: unknown; context: { retryNum?: number }; client: webApi.WebClient }) => {
-    const parsed = slackInbound(body, auth.userId);
-    if (!parsed.ok) return void host.log('debug', 'slack: event ignored', { reason: parsed.ignored });
-    const q = parsed.question;
-    // Bolt has acknowledged the event already; the answer runs behind it, so a burst is acked at once.
-    void answers.push(() =>
-      answerOnce(deps, q.inbound, {
-        attributes: { [EVENT_ATTR.retryNum]: context.retryNum ?? 0, 'candor.slack.direct': q.direct },
-        working: () => workingReaction(client, { channel: q.message.channel, timestamp: q.message.ts }, reaction),
-        deliver: (reply) => postReply(client, q, reply, host.log),
-      }),
-    );
-  };
-  bolt.event('app_mention', onEvent);
-  bolt.event('message', onEvent);
-  bolt.command('/candor', candorCommand({ db: host.store.db, kb: host.config.kb.defaultName, log: host.log }));
-  const review = registerSlackReview(bolt, new webApi.WebClient(settings.botToken, clientOptions), {
-    db: host.store.db,
+  if (!http) {
+    // Socket Mode (local development) acknowledges over the socket before listeners run: the question is
+    // stored right after, not before, the acknowledgement.
+    const onEvent = async ({ body, context }: { body: unknown; context: { retryNum?: number } }) => {
+      const parsed = slackInbound(body, auth.userId);
+      if (!parsed.ok) return void host.log('debug', 'slack: event ignored', { reason: parsed.ignored });
+      await enqueue(parsed.question, context.retryNum ?? 0).catch((error: unknown) =>
+        host.log('error', 'slack: could not store a question', { error: (error as Error).message }),
+      );
+    };
+    bolt.event('app_mention', onEvent);
+    bolt.event('message', onEvent);
+  }
+  worker = startInboxWorker(inbox, {
+    channel: 'slack',
+    concurrency: options.answerConcurrency ?? inboxSettings.concurrency,
+    leaseMs: inboxSettings.leaseMs,
+    pollMs: inboxSettings.pollMs,
+    maxAttempts: inboxSettings.maxAttempts,
+    recoverFirst: host.soleWriter,
+    ...(http ? { holdWhile: () => http.busy } : {}),
+    log: host.log,
+    process: (entry, { final }) => {
+      const q = slackEntry(entry);
+      if (entry.postedRef !== null) return Promise.resolve(entry.postedRef);
+      return withTraceFrom(q.trace, () =>
+        answerOrGiveUp(
+          deps,
+          q.question,
+          {
+            attributes: { [EVENT_ATTR.retryNum]: q.retryNum, [EVENT_ATTR.attempt]: entry.attempts, [ATTR.slackDirect]: q.direct },
+            working: () => workingReaction(client, { channel: q.message.channel, timestamp: q.message.ts }, reaction),
+            deliver: async (reply) => {
+              const ts = await postReplyOnce(client, { eventId: entry.eventId, reply: q.reply, message: q.message }, reply, {
+                retry: entry.attempts > 1,
+                log: host.log,
+              });
+              if (ts !== null) await inbox.posted(entry.id, ts);
+              return ts;
+            },
+          },
+          final,
+        ),
+      );
+    },
+  });
+  bolt.command('/candor', candorCommand(host));
+  const review = registerSlackReview(bolt, client, {
+    review: host.review,
     log: host.log,
     channel: host.config.review.slackChannel,
     reviewers: host.config.review.reviewers,
-    tasks: withEmoji(host.config.review.emoji),
   });
   bolt.error(async (error) => {
     host.log('error', 'slack: unhandled error', { error: error.message, code: error.code });
@@ -114,7 +159,6 @@ export async function startSlackChannel(host: SlackHost, options: SlackChannelOp
       throw startupError(error, 'SLACK_APP_TOKEN', settings);
     });
   }
-  const listener = receiver.requestListener;
   host.log('info', 'slack channel on', {
     mode,
     bot: auth.userId,
@@ -123,62 +167,14 @@ export async function startSlackChannel(host: SlackHost, options: SlackChannelOp
   });
   return {
     mode,
-    route: listener ? slackRoute(listener) : null,
+    route: http ? http.route() : null,
     bot: { userId: auth.userId, team: auth.team },
     review,
     async stop(graceMs = 10_000) {
       if (mode === 'socket') await bolt.stop().catch(() => undefined);
-      await answers.drain(graceMs);
+      await worker.stop(graceMs);
     },
   };
-}
-
-function slackRoute(listener: NonNullable<HTTPReceiver['requestListener']>): Route {
-  return async (req, res) => {
-    if (new URL(req.url ?? '/', 'http://x').pathname !== SLACK_EVENTS_PATH) return false;
-    if (req.method !== 'POST') {
-      res.writeHead(405, { allow: 'POST' }).end();
-      return true;
-    }
-    // Bolt reads and verifies the body, answers 401/400 itself, acks events at once and runs the listeners after.
-    listener(req, res);
-    return true;
-  };
-}
-
-/** Channel-level Web API errors: the reply is dropped with a log line saying what to do. */
-const DELIVERY_HINTS: Record<string, string> = {
-  not_in_channel: 'invite the bot to the channel (/invite @Candor)',
-  channel_not_found: 'the channel was deleted or the bot cannot see it',
-  is_archived: 'the channel is archived',
-  ratelimited: 'Slack kept rate-limiting the reply after every retry',
-  msg_too_long: 'the reply exceeded Slack limits',
-  invalid_blocks: 'Slack rejected the reply blocks',
-};
-
-async function postReply(client: webApi.WebClient, q: SlackQuestion, reply: Reply, log: CandorApp['log']): Promise<void> {
-  for (const message of renderSlackReply(reply)) {
-    try {
-      await client.chat.postMessage({
-        channel: q.reply.channel,
-        ...(q.reply.threadTs ? { thread_ts: q.reply.threadTs } : {}),
-        text: message.text,
-        blocks: message.blocks,
-        unfurl_links: false,
-        unfurl_media: false,
-      });
-    } catch (error) {
-      const code = describeSlackError(error);
-      const hint = DELIVERY_HINTS[code];
-      log(hint ? 'warn' : 'error', 'slack: reply not delivered', {
-        code,
-        channel: q.reply.channel,
-        eventId: q.inbound.eventId,
-        ...(hint ? { hint } : {}),
-      });
-      return;
-    }
-  }
 }
 
 async function checkToken(

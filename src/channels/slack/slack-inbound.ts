@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { InboundQuestion } from './answer-once.js';
+import type { InboundQuestion } from '../chat/chat-message.js';
 
 /** The parts of an Events API envelope and message/app_mention event that Candor reads. */
 const Envelope = z.object({

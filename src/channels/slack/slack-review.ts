@@ -1,22 +1,19 @@
 import type { App as BoltApp, webApi } from '@slack/bolt';
-import { and, eq, isNull } from 'drizzle-orm';
 
-import { isReviewer, parseLabel, tasksFor, type ReviewTask } from '../../core/review/review-tasks.js';
+import { parseLabel } from '../../core/review/review-tasks.js';
 import type { Log } from '../../log.js';
-import { currentLabels, removeLabel, setLabel, type LabelOutcome } from '../../review/label-store.js';
-import { findSampleByPost, loadReviewItems } from '../../review/review-items.js';
-import type { Db } from '../../store/open-store.js';
-import { reviewSamples } from '../../store/schema.js';
+import type { CardReplies, ReviewDesk } from '../../review/review-desk.js';
 import { LABEL_ACTION, renderReviewCard } from './render-review-card.js';
+import { slackGroupReviewers } from './slack-group-reviewers.js';
 import { describeSlackError } from './working-reaction.js';
 
 export interface SlackReviewDeps {
-  readonly db: Db;
+  readonly review: ReviewDesk;
   readonly log: Log;
   /** The review channel's id; without it no cards are posted (labels on old cards still count). */
   readonly channel: string | undefined;
+  /** CANDOR_REVIEWERS: its "slack:group:S…" entries make a user group's members reviewers. */
   readonly reviewers: readonly string[];
-  readonly tasks: readonly ReviewTask[];
 }
 
 export interface SlackReview {
@@ -26,53 +23,46 @@ export interface SlackReview {
   postSummary(text: string): Promise<void>;
 }
 
-const NOT_A_REVIEWER =
-  "Thanks — but only configured reviewers' labels count, so this one was not recorded. Ask whoever runs Candor to add you to CANDOR_REVIEWERS.";
-
 /**
  * Review in Slack: cards in the review channel; a reviewer labels by reacting
  * with an emoji from a task's legend (removing the reaction removes the label)
  * or by pressing a label button (the card then shows the labels). Anyone else
- * gets an ephemeral note and nothing is recorded.
+ * gets an ephemeral note and nothing is recorded. What a label means and who
+ * may give one is decided by the review desk; this file only speaks Slack.
  */
 export function registerSlackReview(bolt: BoltApp, client: webApi.WebClient, deps: SlackReviewDeps): SlackReview {
   const postRef = (channel: string, ts: string) => `slack:${channel}|${ts}`;
-  const groups = deps.reviewers.filter((r) => r.startsWith('slack:group:')).map((r) => r.slice('slack:group:'.length));
-  const groupMembers = new Map<string, { at: number; members: Promise<Set<string>> }>();
-  /** A reviewer by id, or as a member of a reviewer user group (members cached for 5 minutes). */
-  const reviews = async (user: string): Promise<boolean> => {
-    if (isReviewer(deps.reviewers, 'slack', user)) return true;
-    for (const group of groups) {
-      let cached = groupMembers.get(group);
-      if (!cached || Date.now() - cached.at > 5 * 60_000) {
-        const members = client.usergroups.users
-          .list({ usergroup: group })
-          .then((r) => new Set(r.users ?? []))
-          .catch((error: unknown) => {
-            deps.log('warn', 'slack: could not read a reviewer user group', { group, code: describeSlackError(error) });
-            groupMembers.delete(group);
-            return new Set<string>();
-          });
-        cached = { at: Date.now(), members };
-        groupMembers.set(group, cached);
-      }
-      if ((await cached.members).has(user)) return true;
-    }
-    return false;
-  };
+  const desk = deps.review.open({
+    platform: 'slack',
+    async post(item, tasks) {
+      const channel = deps.channel as string; // postPending (below) runs only with a review channel
+      const card = renderReviewCard(item, tasks);
+      const result = await client.chat.postMessage({
+        channel,
+        text: card.text,
+        blocks: card.blocks as never,
+        unfurl_links: false,
+        unfurl_media: false,
+      });
+      return postRef(channel, String(result.ts));
+    },
+    isGroupReviewer: slackGroupReviewers(client, deps.reviewers, deps.log),
+    describeError: describeSlackError,
+  });
 
-  const refreshCard = async (channel: string, ts: string, sampleId: number) => {
-    const [item] = await loadReviewItems(deps.db, [sampleId]);
-    if (!item) return;
-    const card = renderReviewCard(
-      item,
-      tasksFor(item.decision).map((t) => deps.tasks.find((d) => d.id === t.id) ?? t),
-      await currentLabels(deps.db, { sampleIds: [sampleId] }),
-    );
-    await client.chat.update({ channel, ts, text: card.text, blocks: card.blocks as never }).catch((error: unknown) => {
-      deps.log('warn', 'slack: could not update a review card', { code: describeSlackError(error) });
+  const ephemeral = async (channel: string, user: string, text: string) => {
+    await client.chat.postEphemeral({ channel, user, text }).catch((error: unknown) => {
+      deps.log('warn', 'slack: could not send an ephemeral note', { code: describeSlackError(error) });
     });
   };
+  /** Replies on the card at channel/ts: re-render it; tell `user` (ephemerally) when they are not a reviewer. */
+  const replies = (channel: string, ts: string, user: string | null): CardReplies => ({
+    async update(item, tasks, labels) {
+      const card = renderReviewCard(item, tasks, labels);
+      await client.chat.update({ channel, ts, text: card.text, blocks: card.blocks as never });
+    },
+    tell: user === null ? undefined : (text) => ephemeral(channel, user, text),
+  });
 
   const onReaction =
     (removed: boolean) =>
@@ -84,32 +74,21 @@ export function registerSlackReview(bolt: BoltApp, client: webApi.WebClient, dep
       body: { event_id?: string };
     }) => {
       if (event.item.type !== 'message' || !event.item.channel || !event.item.ts) return;
-      const item = await findSampleByPost(deps.db, postRef(event.item.channel, event.item.ts));
-      if (!item) return; // a reaction on some other message
-      const label = parseLabel(event.reaction, undefined, deps.tasks);
-      if (!label.ok || !tasksFor(item.decision).some((t) => t.id === label.task)) return; // not a label emoji for this card
-      if (!(await reviews(event.user))) {
-        if (!removed) await ephemeral(event.item.channel, event.user, NOT_A_REVIEWER);
-        return;
-      }
-      const change = {
-        sampleId: item.sampleId,
-        task: label.task,
-        annotator: `slack:${event.user}`,
-        value: label.value,
-        via: 'reaction' as const,
-        eventId: body.event_id ? `slack:${body.event_id}` : undefined,
-      };
-      const outcome: LabelOutcome = removed ? await removeLabel(deps.db, change) : await setLabel(deps.db, change);
-      deps.log('info', 'slack: review label', { sampleId: item.sampleId, task: label.task, outcome });
-      if (outcome === 'recorded' || outcome === 'removed') await refreshCard(event.item.channel, event.item.ts, item.sampleId);
+      const label = parseLabel(event.reaction, undefined, deps.review.tasks);
+      if (!label.ok) return; // not a label emoji
+      await desk.label(
+        {
+          postRef: postRef(event.item.channel, event.item.ts),
+          user: event.user,
+          task: label.task,
+          value: label.value,
+          action: removed ? 'remove' : 'set',
+          via: 'reaction',
+          eventId: body.event_id ? `slack:${body.event_id}` : undefined,
+        },
+        replies(event.item.channel, event.item.ts, removed ? null : event.user),
+      );
     };
-
-  const ephemeral = async (channel: string, user: string, text: string) => {
-    await client.chat.postEphemeral({ channel, user, text }).catch((error: unknown) => {
-      deps.log('warn', 'slack: could not send an ephemeral note', { code: describeSlackError(error) });
-    });
-  };
 
   bolt.event('reaction_added', onReaction(false) as never);
   bolt.event('reaction_removed', onReaction(true) as never);
@@ -120,19 +99,16 @@ export function registerSlackReview(bolt: BoltApp, client: webApi.WebClient, dep
     const match = LABEL_ACTION.exec(a.action_id);
     const channel = b.channel?.id;
     const ts = b.message?.ts;
-    if (!match || !channel || !ts) return;
-    const item = await findSampleByPost(deps.db, postRef(channel, ts));
-    if (!item || String(item.sampleId) !== a.value) return;
-    if (!(await reviews(b.user.id))) return void (await ephemeral(channel, b.user.id, NOT_A_REVIEWER));
-    const outcome = await setLabel(deps.db, {
-      sampleId: item.sampleId,
+    if (!match || !channel || !ts || a.value === undefined) return;
+    const label = {
+      postRef: postRef(channel, ts),
+      user: b.user.id,
       task: match[1] as string,
-      annotator: `slack:${b.user.id}`,
       value: match[2] as string,
-      via: 'button',
-    });
-    deps.log('info', 'slack: review label', { sampleId: item.sampleId, task: match[1], outcome });
-    await refreshCard(channel, ts, item.sampleId);
+      action: 'set' as const,
+      via: 'button' as const,
+    };
+    await desk.label({ ...label, sampleId: Number(a.value) }, replies(channel, ts, b.user.id));
   });
 
   return {
@@ -142,51 +118,6 @@ export function registerSlackReview(bolt: BoltApp, client: webApi.WebClient, dep
         deps.log('error', 'slack: could not post the agreement summary', { code: describeSlackError(error) });
       });
     },
-    async postPending(limit = 50) {
-      const channel = deps.channel;
-      if (!channel) return 0;
-      const pending = await deps.db
-        .select({ id: reviewSamples.id })
-        .from(reviewSamples)
-        .where(isNull(reviewSamples.postedTo))
-        .orderBy(reviewSamples.id)
-        .limit(limit);
-      let posted = 0;
-      for (const item of await loadReviewItems(
-        deps.db,
-        pending.map((p) => p.id),
-      )) {
-        // Claim the sample first, so that two replicas never post one card twice.
-        const claimed = await deps.db
-          .update(reviewSamples)
-          .set({ postedTo: 'slack' })
-          .where(and(eq(reviewSamples.id, item.sampleId), isNull(reviewSamples.postedTo)))
-          .returning({ id: reviewSamples.id });
-        if (claimed.length === 0) continue;
-        const card = renderReviewCard(
-          item,
-          tasksFor(item.decision).map((t) => deps.tasks.find((d) => d.id === t.id) ?? t),
-        );
-        try {
-          const result = await client.chat.postMessage({
-            channel,
-            text: card.text,
-            blocks: card.blocks as never,
-            unfurl_links: false,
-            unfurl_media: false,
-          });
-          await deps.db
-            .update(reviewSamples)
-            .set({ postRef: postRef(channel, String(result.ts)) })
-            .where(eq(reviewSamples.id, item.sampleId));
-          posted += 1;
-        } catch (error) {
-          await deps.db.update(reviewSamples).set({ postedTo: null }).where(eq(reviewSamples.id, item.sampleId));
-          deps.log('error', 'slack: could not post a review card', { code: describeSlackError(error), channel });
-          break;
-        }
-      }
-      return posted;
-    },
+    postPending: (limit) => (deps.channel ? desk.postPending(limit) : Promise.resolve(0)),
   };
 }

@@ -1,12 +1,11 @@
-import { ActivityHandler, ActivityTypes, CardFactory, MessageFactory, TurnContext } from 'botbuilder';
+import { ActivityHandler, CardFactory, MessageFactory, TurnContext } from 'botbuilder';
 
 import { hashUserId } from '../../ask/record-interaction.js';
 import type { Log } from '../../log.js';
-import { answerOnce, type AnswerOnceDeps, type Reply } from '../slack/answer-once.js';
-import { formatStatusReport, statusReport } from '../slack/status-report.js';
+import type { Reply } from '../chat/chat-message.js';
 import { renderTeamsCard } from './render-teams-card.js';
-import { teamsInbound } from './teams-inbound.js';
-import { handleLabelSubmit, handleReviewReaction, type TeamsReviewDeps } from './teams-review.js';
+import { teamsInbound, type TeamsInbound } from './teams-inbound.js';
+import type { TeamsReview } from './teams-review.js';
 
 export const WELCOME_TEXT =
   "Hi, I'm Candor. Ask me a question (in a channel, mention me first). I answer only from the knowledge base, " +
@@ -28,20 +27,27 @@ export interface TeamsReaction {
   readonly userHash: string;
 }
 
-export interface TeamsBotDeps extends AnswerOnceDeps {
-  /** Send a typing indicator when a reply takes longer than this. @default 1500 */
-  readonly typingDelayMs: number;
+export interface TeamsBotDeps {
+  readonly log: Log;
+  readonly userHashSalt: string;
+  /**
+   * Stores a question in the durable inbox (the answer follows from a worker); resolves once stored.
+   * A rejection fails the turn, so the Bot Framework does not take the activity as delivered.
+   */
+  readonly enqueue: (question: Extract<TeamsInbound, { ok: true }>, context: TurnContext) => Promise<void>;
   readonly onReaction?: ((reaction: TeamsReaction) => void | Promise<void>) | undefined;
+  /** The reply to "status" (the shared status reply, within its budget). */
+  readonly statusText: () => Promise<string>;
   /** Review cards: label buttons and reactions on them. */
-  readonly review?: TeamsReviewDeps | undefined;
+  readonly review?: TeamsReview | undefined;
 }
 
-/** Personal chats and channel mentions → one ask each; welcome on install; reactions → hook. */
+/** Personal chats and channel mentions → one question each into the inbox; welcome on install; reactions → hook. */
 export class CandorTeamsBot extends ActivityHandler {
   constructor(private readonly deps: TeamsBotDeps) {
     super();
     this.onMessage(async (context, next) => {
-      if (this.deps.review && (await handleLabelSubmit(context, this.deps.review))) return void (await next());
+      if (this.deps.review && (await this.deps.review.handleLabelSubmit(context))) return void (await next());
       await this.answer(context);
       await next();
     });
@@ -66,26 +72,13 @@ export class CandorTeamsBot extends ActivityHandler {
     if (command === 'help' || command === 'status') return this.command(context, command);
     const parsed = teamsInbound(context.activity, text);
     if (!parsed.ok) return void this.deps.log('debug', 'teams: activity ignored', { reason: parsed.ignored });
-    await answerOnce(this.deps, parsed.inbound, {
-      attributes: { 'candor.teams.personal': parsed.personal },
-      working: () => typingIndicator(context, this.deps.typingDelayMs, this.deps.log),
-      deliver: async (reply) => {
-        await context.sendActivity(toActivity(reply));
-      },
-    });
+    await this.deps.enqueue(parsed, context);
   }
 
   /** `help` and `status` as whole messages are commands, not questions (nothing is recorded). */
   private async command(context: TurnContext, command: 'help' | 'status'): Promise<void> {
     if (command === 'help') return void (await context.sendActivity(MessageFactory.text(TEAMS_HELP_TEXT)));
-    let text: string;
-    try {
-      text = formatStatusReport(await statusReport(this.deps.db, this.deps.kb ?? 'default'));
-    } catch (error) {
-      this.deps.log('error', 'teams: status failed', { error: (error as Error).message });
-      text = "I can't read my status right now. Please try again later.";
-    }
-    await context.sendActivity(MessageFactory.text(text));
+    await context.sendActivity(MessageFactory.text(await this.deps.statusText()));
   }
 
   private async reaction(context: TurnContext, kind: TeamsReaction['kind'], reactions: { type?: string }[]): Promise<void> {
@@ -98,21 +91,13 @@ export class CandorTeamsBot extends ActivityHandler {
       userHash: hashUserId(`${a.conversation.tenantId ?? '-'}:${a.from.aadObjectId ?? a.from.id}`, this.deps.userHashSalt),
     };
     this.deps.log('info', 'teams: reaction', { kind, reactions: event.reactions, replyToId: event.replyToId });
-    if (this.deps.review) await handleReviewReaction(context, this.deps.review, kind, event.reactions);
+    if (this.deps.review) await this.deps.review.handleReviewReaction(context, kind, event.reactions);
     await this.deps.onReaction?.(event);
   }
 }
 
-function toActivity(reply: Reply) {
+/** A reply as a Teams activity: the answer card, or a plain message. */
+export function toActivity(reply: Reply) {
   if (reply.kind === 'problem') return MessageFactory.text(reply.message);
   return MessageFactory.attachment(CardFactory.adaptiveCard(renderTeamsCard(reply)));
-}
-
-function typingIndicator(context: TurnContext, delayMs: number, log: Log): () => Promise<void> {
-  const timer = setTimeout(() => {
-    context.sendActivity({ type: ActivityTypes.Typing }).catch((error: unknown) => {
-      log('debug', 'teams: could not send typing', { error: (error as Error).message });
-    });
-  }, delayMs);
-  return async () => clearTimeout(timer);
 }

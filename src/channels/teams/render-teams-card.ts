@@ -1,4 +1,4 @@
-import type { Reply } from '../slack/answer-once.js';
+import type { Reply } from '../chat/chat-message.js';
 
 /** Teams rejects messages above ~28 KB; answers are shortened well before that. */
 export const TEAMS_MAX_TEXT = 12_000;

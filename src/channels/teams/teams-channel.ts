@@ -1,18 +1,27 @@
-import { CloudAdapter, ConfigurationBotFrameworkAuthentication, ConfigurationServiceClientCredentialFactory } from 'botbuilder';
+import {
+  ActivityTypes,
+  CloudAdapter,
+  ConfigurationBotFrameworkAuthentication,
+  ConfigurationServiceClientCredentialFactory,
+  type TurnContext,
+} from 'botbuilder';
 
-import { withEmoji } from '../../core/review/review-tasks.js';
 import { CandorError } from '../../errors.js';
-import type { App as CandorApp } from '../../main.js';
+import type { Log } from '../../log.js';
+import { ATTR } from '../../telemetry/attributes.js';
+import { withTraceFrom } from '../../telemetry/trace-carrier.js';
+import { answerOrGiveUp, EVENT_ATTR } from '../chat/answer-once.js';
+import { answerDeps, type ChatServices } from '../chat/chat-services.js';
+import { startInboxWorker, type InboxWorker } from '../chat/inbox-worker.js';
+import { statusReply } from '../chat/status-reply.js';
 import type { Route } from '../http/api-routes.js';
 import { readJsonBody } from '../http/read-json-body.js';
-import { chatDeps } from '../slack/answer-once.js';
-import { CandorTeamsBot, type TeamsReaction } from './candor-teams-bot.js';
+import { CandorTeamsBot, toActivity, type TeamsReaction } from './candor-teams-bot.js';
 import { shimRequest, shimResponse } from './node-http-shim.js';
-import { postPendingTeamsCards, postTeamsSummary, type TeamsReviewDeps } from './teams-review.js';
+import { teamsEntry, teamsPayload, type TeamsEntry } from './teams-inbox.js';
+import { teamsReview } from './teams-review.js';
 
 export const TEAMS_MESSAGES_PATH = '/api/messages';
-
-export type TeamsHost = Pick<CandorApp, 'config' | 'store' | 'ask' | 'log'>;
 
 export interface TeamsChannelOptions {
   /** Send a typing indicator when a reply takes longer than this. @default 1500 */
@@ -29,7 +38,7 @@ export interface TeamsChannel {
   postPendingReviews(): Promise<number>;
   /** Posts the agreement report's summary into the review conversation. */
   postReviewSummary(text: string): Promise<void>;
-  /** Waits (up to `graceMs`) for turns in flight. */
+  /** Stops taking questions from the inbox and waits (up to `graceMs`) for turns and replies in flight. */
   stop(graceMs?: number): Promise<void>;
 }
 
@@ -39,7 +48,7 @@ export interface TeamsChannel {
  * a valid Bot Framework JWT (401 otherwise); without it the adapter runs
  * anonymously, which is allowed only when the development setting says so.
  */
-export function startTeamsChannel(host: TeamsHost, options: TeamsChannelOptions = {}): TeamsChannel {
+export function startTeamsChannel(host: ChatServices, options: TeamsChannelOptions = {}): TeamsChannel {
   const settings = host.config.teams;
   if (!settings) throw new CandorError('config_invalid', 'The Teams channel is off: set MICROSOFT_APP_ID and MICROSOFT_APP_PASSWORD.');
   const anonymous = settings.appId === undefined;
@@ -61,19 +70,38 @@ export function startTeamsChannel(host: TeamsHost, options: TeamsChannelOptions 
   );
   const adapter = new CloudAdapter(auth);
   adapter.onTurnError = async (_context, error) => {
+    // A question that could not be stored must not be taken as delivered: the adapter answers 500.
+    if (error instanceof InboxUnavailable) throw error;
     host.log('error', 'teams: turn failed', { error: error.message });
   };
-  const review: TeamsReviewDeps = {
-    db: host.store.db,
+  const deps = answerDeps(host);
+  const appId = settings.appId ?? '';
+  let worker: InboxWorker | undefined;
+  const review = teamsReview(adapter, settings.appId ?? '', {
+    review: host.review,
     log: host.log,
-    reviewers: host.config.review.reviewers,
-    tasks: withEmoji(host.config.review.emoji),
     conversation: host.config.review.teamsConversation,
-  };
+  });
   const bot = new CandorTeamsBot({
-    ...chatDeps(host),
-    typingDelayMs: options.typingDelayMs ?? 1500,
+    log: host.log,
+    userHashSalt: deps.userHashSalt,
+    enqueue: async (question, context) => {
+      let fresh: boolean;
+      try {
+        fresh = await host.inbox.put({
+          channel: 'teams',
+          eventId: question.inbound.eventId,
+          payload: teamsPayload(question, context, deps.userHashSalt),
+        });
+      } catch (error) {
+        host.log('error', 'teams: could not store a question; not acknowledged', { error: (error as Error).message });
+        throw new InboxUnavailable((error as Error).message);
+      }
+      if (fresh) worker?.wake();
+      else host.log('info', 'duplicate delivery ignored', { channel: 'teams', eventId: question.inbound.eventId });
+    },
     onReaction: options.onReaction,
+    statusText: () => statusReply(host, 'teams'),
     review,
   });
   if (anonymous) {
@@ -83,6 +111,38 @@ export function startTeamsChannel(host: TeamsHost, options: TeamsChannelOptions 
     );
   }
   host.log('info', 'teams channel on', { path: TEAMS_MESSAGES_PATH, auth: anonymous ? 'anonymous' : settings.appType });
+  const typingDelayMs = options.typingDelayMs ?? 1500;
+  worker = startInboxWorker(host.inbox, {
+    channel: 'teams',
+    concurrency: host.config.inbox.concurrency,
+    leaseMs: host.config.inbox.leaseMs,
+    pollMs: host.config.inbox.pollMs,
+    maxAttempts: host.config.inbox.maxAttempts,
+    recoverFirst: host.soleWriter,
+    log: host.log,
+    process: (entry, { final }) => {
+      if (entry.postedRef !== null) return Promise.resolve(entry.postedRef);
+      const q = teamsEntry(entry);
+      // Replies go out proactively, into the conversation and as a reply to the question.
+      const send = (activity: Parameters<TurnContext['sendActivity']>[0]) => proactive(adapter, appId, q, activity);
+      return withTraceFrom(q.trace, () =>
+        answerOrGiveUp(
+          deps,
+          q.question,
+          {
+            attributes: { [ATTR.teamsPersonal]: q.personal, [EVENT_ATTR.attempt]: entry.attempts },
+            working: () => typingIndicator(() => send({ type: ActivityTypes.Typing }), typingDelayMs, host.log),
+            deliver: async (reply) => {
+              const id = await send(toActivity(reply));
+              if (id !== null) await host.inbox.posted(entry.id, id);
+              return id;
+            },
+          },
+          final,
+        ),
+      );
+    },
+  });
 
   const inFlight = new Set<Promise<unknown>>();
   const route: Route = async (req, res) => {
@@ -108,11 +168,39 @@ export function startTeamsChannel(host: TeamsHost, options: TeamsChannelOptions 
   return {
     route,
     anonymous,
-    postPendingReviews: () => postPendingTeamsCards(adapter, settings.appId ?? '', review),
-    postReviewSummary: (text) => postTeamsSummary(adapter, settings.appId ?? '', review, text),
+    postPendingReviews: () => review.postPending(),
+    postReviewSummary: (text) => review.postSummary(text),
     async stop(graceMs = 10_000) {
       const grace = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
       await Promise.race([Promise.allSettled([...inFlight]), grace]);
+      await worker?.stop(graceMs);
     },
   };
+}
+
+/** The inbox could not store a question: the turn must fail (500), so that the Bot Framework tries again. */
+class InboxUnavailable extends Error {}
+
+/** Sends one activity into a stored conversation, as a reply to the question; returns its id. */
+async function proactive(
+  adapter: CloudAdapter,
+  appId: string,
+  q: TeamsEntry,
+  activity: Parameters<TurnContext['sendActivity']>[0],
+): Promise<string | null> {
+  let id: string | null = null;
+  await adapter.continueConversationAsync(appId, q.reference, async (context) => {
+    // The continuation turn has an id of its own; replies thread under the activity they answer.
+    context.activity.id = q.replyToId;
+    const sent = await context.sendActivity(activity);
+    id = sent?.id ?? '';
+  });
+  return id;
+}
+
+function typingIndicator(send: () => Promise<unknown>, delayMs: number, log: Log): () => Promise<void> {
+  const timer = setTimeout(() => {
+    send().catch((error: unknown) => log('debug', 'teams: could not send typing', { error: (error as Error).message }));
+  }, delayMs);
+  return async () => clearTimeout(timer);
 }

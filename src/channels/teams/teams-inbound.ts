@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { InboundQuestion } from '../slack/answer-once.js';
+import type { InboundQuestion } from '../chat/chat-message.js';
 
 /** The parts of a Bot Framework message activity that Candor reads. */
 const MessageActivity = z.object({

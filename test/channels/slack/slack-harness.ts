@@ -3,9 +3,10 @@ import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-tr
 
 import { startHttpServer, type RunningServer } from '../../../src/channels/http/http-server.js';
 import { startSlackChannel, type SlackChannel, type SlackChannelOptions } from '../../../src/channels/slack/slack-channel.js';
+import { createChatServices } from '../../../src/chat-services.js';
 import { loadConfig } from '../../../src/config.js';
 import type { LogLevel } from '../../../src/log.js';
-import { buildApp, type App } from '../../../src/main.js';
+import { buildCandor, type Candor } from '../../../src/main.js';
 import { startFakeServer, type FakeServer } from '../fake-http.js';
 
 export const SIGNING_SECRET = 'test-signing-secret-0123456789';
@@ -50,7 +51,7 @@ export function startFakeSlack(): Promise<FakeServer> {
 }
 
 export interface SlackRig {
-  readonly app: App;
+  readonly app: Candor;
   readonly slack: FakeServer;
   readonly channel: SlackChannel;
   readonly server: RunningServer;
@@ -61,7 +62,7 @@ export interface SlackRig {
   close(): Promise<void>;
 }
 
-/** The real thing: buildApp (store from `env`), the Slack channel's route on Candor's HTTP server, a fake Web API. */
+/** The real thing: buildCandor (store from `env`), the Slack channel's route on Candor's HTTP server, a fake Web API. */
 export async function startSlackRig(
   options: { env?: Record<string, string>; channel?: SlackChannelOptions; slack?: FakeServer; telemetry?: boolean } = {},
 ): Promise<SlackRig> {
@@ -77,11 +78,11 @@ export async function startSlackRig(
   const logs: LogLine[] = [];
   const spans = new InMemorySpanExporter();
   const processor = new SimpleSpanProcessor(spans);
-  const app = await buildApp(config, {
+  const app = await buildCandor(config, {
     ...(options.telemetry === false ? { telemetry: false as const } : { spanProcessors: [processor] }),
     log: (level, message, fields = {}) => void logs.push({ level, message, fields }),
   });
-  const channel = await startSlackChannel(app, { reactionDelayMs: 60_000, retries: 2, ...options.channel });
+  const channel = await startSlackChannel(createChatServices(app), { reactionDelayMs: 60_000, retries: 2, ...options.channel });
   const server = await startHttpServer(channel.route ? [channel.route] : [], { host: '127.0.0.1', port: 0, log: app.log });
   return {
     app,

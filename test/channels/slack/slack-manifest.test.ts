@@ -37,8 +37,10 @@ describe('deploy/slack-app-manifest.yaml', () => {
     expect(manifest.features.slash_commands.map((c) => c.command)).toEqual(['/candor']);
     expect(manifest.oauth_config.scopes.bot.sort()).toEqual([
       'app_mentions:read',
+      'channels:history',
       'chat:write',
       'commands',
+      'groups:history',
       'im:history',
       'reactions:read',
       'reactions:write',

@@ -3,16 +3,17 @@ import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-tr
 import { startHttpServer, type RunningServer } from '../../../src/channels/http/http-server.js';
 import type { TeamsReaction } from '../../../src/channels/teams/candor-teams-bot.js';
 import { startTeamsChannel, type TeamsChannel, type TeamsChannelOptions } from '../../../src/channels/teams/teams-channel.js';
+import { createChatServices } from '../../../src/chat-services.js';
 import { loadConfig } from '../../../src/config.js';
 import type { LogLevel } from '../../../src/log.js';
-import { buildApp, type App } from '../../../src/main.js';
-import { startFakeServer, type FakeServer } from '../fake-http.js';
+import { buildCandor, type Candor } from '../../../src/main.js';
+import { startFakeServer, waitFor, type FakeServer } from '../fake-http.js';
 
 export const BOT_ID = '28:candor-bot-app-id';
 export const TENANT = 'tenant-0001';
 
 export interface TeamsRig {
-  readonly app: App;
+  readonly app: Candor;
   readonly connector: FakeServer;
   readonly channel: TeamsChannel;
   readonly server: RunningServer;
@@ -57,11 +58,15 @@ export async function startTeamsRig(
   const reactions: TeamsReaction[] = [];
   const spans = new InMemorySpanExporter();
   const processor = new SimpleSpanProcessor(spans);
-  const app = await buildApp(config, {
+  const app = await buildCandor(config, {
     ...(options.telemetry === false ? { telemetry: false as const } : { spanProcessors: [processor] }),
     log: (level, message, fields = {}) => void logs.push({ level, message, fields }),
   });
-  const channel = startTeamsChannel(app, { typingDelayMs: 60_000, onReaction: (r) => void reactions.push(r), ...options.channel });
+  const channel = startTeamsChannel(createChatServices(app), {
+    typingDelayMs: 60_000,
+    onReaction: (r) => void reactions.push(r),
+    ...options.channel,
+  });
   const server = await startHttpServer([channel.route], { host: '127.0.0.1', port: 0, log: app.log });
   return {
     app,
@@ -132,6 +137,21 @@ export function post(url: string, activity: unknown, headers: Record<string, str
 }
 
 /** The connector path a reply to `activityId` in `conversationId` goes to. */
+/**
+ * The replies to one activity, once there are `count` of them: answers come from the inbox's worker, after
+ * the activity was acknowledged.
+ */
+export async function repliesTo(
+  rig: Pick<TeamsRig, 'connector'>,
+  conversationId: string,
+  activityId: string,
+  count = 1,
+  timeoutMs = 5_000,
+) {
+  const calls = () => rig.connector.callsTo(replyPath(conversationId, activityId)).filter((c) => c.body.type === 'message');
+  return waitFor(() => calls().length >= count && calls(), timeoutMs, `${count} replies to ${activityId}`);
+}
+
 export function replyPath(conversationId: string, activityId: string): string {
   return `/v3/conversations/${encodeURIComponent(conversationId)}/activities/${encodeURIComponent(activityId)}`;
 }

@@ -76,6 +76,7 @@ describe('review cards in Teams', () => {
     );
     const note = rig.connector.calls.find((c) => c.method === 'POST' && c.path.endsWith(`/activities/${activity.id as string}`));
     expect(note?.body.text).toContain("only configured reviewers' labels count");
+    expect(note?.body.text).toContain('add you to CANDOR_REVIEWERS'); // the same note as in Slack
   });
 
   it("a reviewer's like on the card labels abstention=correct; removing it removes the label", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { runCli } from '../run-cli.js';
-import { post, startFakeConnector, teamsActivity } from './teams-harness.js';
+import { post, repliesTo, startFakeConnector, teamsActivity } from './teams-harness.js';
 
 const base = { CANDOR_DATA_DIR: 'memory://', PORT: '0', LOG_LEVEL: 'warn' };
 
@@ -16,7 +16,7 @@ describe('candor serve with Teams settings', () => {
       // Served for real: no KB yet, so the reply says that.
       const { activity, id, conversationId } = teamsActivity(connector.url, { text: 'What does MediShield Life cover?' });
       expect((await post(`${url}/api/messages`, activity)).status).toBe(200);
-      const [reply] = connector.callsTo(`/v3/conversations/${encodeURIComponent(conversationId)}/activities/${id}`);
+      const [reply] = await repliesTo({ connector }, conversationId, id, 1, 15_000);
       expect(reply!.body.text).toBe("I can't answer yet: no knowledge base has been loaded. Please tell the people who run me.");
     } finally {
       run.child.kill('SIGTERM');

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { waitFor } from '../fake-http.js';
 import { ingestFixture } from '../kb-fixture.js';
-import { post, replyPath, startTeamsRig, teamsActivity, type TeamsRig } from './teams-harness.js';
+import { post, repliesTo, replyPath, startTeamsRig, teamsActivity, type TeamsRig } from './teams-harness.js';
 
 let rig: TeamsRig;
 let kb: { cleanup: () => void };
@@ -27,7 +28,15 @@ describe('Teams typing indicator', () => {
       conversationId: 'a:1slow-chat',
     });
     expect((await post(rig.messagesUrl, activity)).status).toBe(200);
-    const calls = rig.connector.callsTo(replyPath(conversationId, id));
+    await repliesTo(rig, conversationId, id);
+    const calls = await waitFor(
+      () => {
+        const all = rig.connector.callsTo(replyPath(conversationId, id));
+        return all.length >= 2 && all;
+      },
+      3_000,
+      'the reply and a typing activity',
+    );
     expect(calls.map((c) => c.body.type).sort()).toEqual(['message', 'typing']);
     const typing = calls.find((c) => c.body.type === 'typing')!;
     const reply = calls.find((c) => c.body.type === 'message')!;
@@ -39,6 +48,7 @@ describe('Teams typing indicator', () => {
   it('sends none when the reply is quick', async () => {
     const { activity, id, conversationId } = teamsActivity(rig.connector.url, { text: 'What does MediShield Life cover?' });
     await post(rig.messagesUrl, activity);
+    await repliesTo(rig, conversationId, id);
     await new Promise((r) => setTimeout(r, 250));
     expect(rig.connector.callsTo(replyPath(conversationId, id)).map((c) => c.body.type)).toEqual(['message']);
   });

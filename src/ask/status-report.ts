@@ -1,8 +1,8 @@
 import { and, gte, isNotNull, sql } from 'drizzle-orm';
 
-import { kbStatus } from '../../kb/ingest/ingest.js';
-import type { Db } from '../../store/open-store.js';
-import { interactions } from '../../store/schema.js';
+import { kbStatus } from '../kb/ingest/ingest.js';
+import type { Db } from '../store/open-store.js';
+import { interactions } from '../store/schema.js';
 
 export interface StatusReport {
   readonly kb: string;
@@ -12,6 +12,14 @@ export interface StatusReport {
   readonly documents: number;
   /** Decided questions since midnight UTC, over every channel. */
   readonly today: { readonly asked: number; readonly abstained: number; readonly since: Date };
+}
+
+/** The status of one knowledge base, as a chat channel asks for it (it never sees the database). */
+export type StatusQuery = (kb: string) => Promise<StatusReport>;
+
+/** The production status query. */
+export function createStatusQuery(db: Db): StatusQuery {
+  return (kb) => statusReport(db, kb);
 }
 
 /** What `/candor status` shows: the KB's version and size, and today's abstention rate. */
@@ -34,17 +42,4 @@ export async function statusReport(db: Db, kb: string, now: Date = new Date()): 
     documents: status?.documents ?? 0,
     today: { asked: counts[0]?.asked ?? 0, abstained: counts[0]?.abstained ?? 0, since },
   };
-}
-
-/** The report in plain words (Slack mrkdwn; Teams renders the asterisks as bold too). */
-export function formatStatusReport(r: StatusReport): string {
-  const kbLine =
-    r.version === null
-      ? `Knowledge base *${r.kb}* does not exist yet: ingest documents with \`candor ingest PATH --kb ${r.kb}\`.`
-      : `Knowledge base *${r.kb}*: version ${r.version}, ${r.facts} facts from ${r.documents} documents.`;
-  const rate =
-    r.today.asked === 0
-      ? 'no questions yet'
-      : `${r.today.abstained} of ${r.today.asked} abstained (${((r.today.abstained / r.today.asked) * 100).toFixed(1)}%)`;
-  return `${kbLine}\nToday (since 00:00 UTC): ${rate}.`;
 }

@@ -1,0 +1,41 @@
+import type { Ask } from '../../ask/ask-service.js';
+import type { InteractionClaims } from '../../ask/interaction-claims.js';
+import type { StatusQuery } from '../../ask/status-report.js';
+import type { Config } from '../../config.js';
+import type { Inbox } from '../../inbox/inbox-store.js';
+import type { Log } from '../../log.js';
+import type { ReviewDesk } from '../../review/review-desk.js';
+import type { AnswerOnceDeps } from './answer-once.js';
+
+/**
+ * What a chat channel may call in the app: an object of functions, so that a
+ * channel holds no database handle and no composition root, only transport
+ * and rendering. Built in production by `createChatServices` (src/chat-services.ts).
+ */
+export interface ChatServices {
+  readonly config: Config;
+  readonly log: Log;
+  readonly ask: Ask;
+  /** Claim-first idempotency for chat events. */
+  readonly claims: InteractionClaims;
+  /** The durable inbox: questions stored on receipt, answered by workers. */
+  readonly inbox: Inbox;
+  /** The embedded store is one process's: a claim left in it is a dead process's, so workers may take it at once. */
+  readonly soleWriter: boolean;
+  /** A knowledge base's version, size and today's abstention rate. */
+  readonly status: StatusQuery;
+  /** Posting review cards and applying labels, written once for every channel. */
+  readonly review: ReviewDesk;
+}
+
+/** The answer-once dependencies a chat channel takes from its services. */
+export function answerDeps(services: ChatServices): AnswerOnceDeps {
+  return {
+    claims: services.claims,
+    ask: services.ask,
+    log: services.log,
+    maxQuestionChars: services.config.ask.maxQuestionChars,
+    userHashSalt: services.config.telemetry.userHashSalt,
+    kb: services.config.kb.defaultName,
+  };
+}

@@ -1,0 +1,48 @@
+import type { StatusReport } from '../../ask/status-report.js';
+import type { ChatServices } from './chat-services.js';
+
+/**
+ * How long the status query may take on any chat channel. Slack answers 404 to
+ * a slash command not acknowledged within 3 s, so it gets less than that; a
+ * Teams user waits no longer.
+ */
+export const STATUS_BUDGET_MS = 2000;
+
+export const STATUS_UNAVAILABLE = "I can't read my status right now: the database did not answer. Please try again later.";
+
+/**
+ * The reply to the `status` command on every chat channel: the configured
+ * default knowledge base's status in plain words, or, when the query fails or
+ * takes longer than the budget, a message saying so (the error is logged).
+ */
+export async function statusReply(
+  services: Pick<ChatServices, 'status' | 'config' | 'log'>,
+  channel: 'slack' | 'teams',
+  budgetMs = STATUS_BUDGET_MS,
+): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`status took longer than ${budgetMs} ms`)), budgetMs);
+  });
+  try {
+    return formatStatusReport(await Promise.race([services.status(services.config.kb.defaultName), timeout]));
+  } catch (error) {
+    services.log('error', `${channel}: status failed`, { error: (error as Error).message });
+    return STATUS_UNAVAILABLE;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The report in plain words (Slack mrkdwn; Teams renders the asterisks as bold too). */
+export function formatStatusReport(r: StatusReport): string {
+  const kbLine =
+    r.version === null
+      ? `Knowledge base *${r.kb}* does not exist yet: ingest documents with \`candor ingest PATH --kb ${r.kb}\`.`
+      : `Knowledge base *${r.kb}*: version ${r.version}, ${r.facts} facts from ${r.documents} documents.`;
+  const rate =
+    r.today.asked === 0
+      ? 'no questions yet'
+      : `${r.today.abstained} of ${r.today.asked} abstained (${((r.today.abstained / r.today.asked) * 100).toFixed(1)}%)`;
+  return `${kbLine}\nToday (since 00:00 UTC): ${rate}.`;
+}

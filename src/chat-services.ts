@@ -1,0 +1,21 @@
+import { createInteractionClaims } from './ask/interaction-claims.js';
+import { createStatusQuery } from './ask/status-report.js';
+import type { ChatServices } from './channels/chat/chat-services.js';
+import { createInbox } from './inbox/inbox-store.js';
+import type { Candor } from './main.js';
+import { createReviewDesk } from './review/review-desk.js';
+
+/** The production services of the chat channels (Slack, Teams), over the app's store. */
+export function createChatServices(app: Pick<Candor, 'config' | 'store' | 'ask' | 'log'>): ChatServices {
+  const { config, log } = app;
+  return {
+    config,
+    log,
+    ask: app.ask,
+    claims: createInteractionClaims(app.store.db),
+    inbox: createInbox(app.store),
+    soleWriter: app.store.kind === 'pglite',
+    status: createStatusQuery(app.store.db),
+    review: createReviewDesk(app.store.db, { reviewers: config.review.reviewers, tasks: config.review.tasks, log }),
+  };
+}

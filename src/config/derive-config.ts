@@ -1,0 +1,87 @@
+import { consoleSettings } from '../channels/http/console/console-settings.js';
+import { otelSettings } from '../telemetry/otel-settings.js';
+import { llmSettings, reviewSettings, slackSettings, teamsSettings, type Problem } from './channel-settings.js';
+import type { Settings } from './settings-schema.js';
+
+/**
+ * Settings grouped by concern, derived from the parsed environment; the Config
+ * type is this function's result, so nothing restates the schema. Settings that
+ * are wrong together (a signing secret without a bot token) are added to
+ * `problems`, all of them, rather than thrown one at a time.
+ */
+export function deriveConfig(s: Settings, problems: Problem[]) {
+  return {
+    store: { databaseUrl: s.DATABASE_URL, dataDir: s.CANDOR_DATA_DIR },
+    kb: { defaultName: s.CANDOR_KB, factExtraction: s.CANDOR_FACT_EXTRACTION },
+    http: {
+      host: s.HOST,
+      port: s.PORT,
+      maxBodyBytes: s.CANDOR_MAX_BODY_BYTES,
+      /** Bearer token POST /api/ask requires; undefined: open. */
+      apiToken: s.CANDOR_API_TOKEN,
+      /** Bearer token GET /metrics requires; undefined: open. */
+      metricsToken: s.CANDOR_METRICS_TOKEN,
+    },
+    ask: {
+      maxQuestionChars: s.CANDOR_MAX_QUESTION_CHARS,
+      topK: s.CANDOR_TOP_K,
+      maxCitations: s.CANDOR_MAX_CITATIONS,
+      citeShare: s.CANDOR_CITE_SHARE,
+      /** A runner-up from another passage is cited only when it covers at least this share of what the best fact covers. */
+      citeCoverage: s.CANDOR_CITE_COVERAGE,
+    },
+    gate: {
+      /** Undefined: the model's threshold. */
+      minAnswerability: s.CANDOR_MIN_ANSWERABILITY,
+      checkEntities: s.CANDOR_CHECK_ENTITIES,
+      checkAnswerType: s.CANDOR_CHECK_ANSWER_TYPE,
+      relevanceSignal: s.CANDOR_RELEVANCE_SIGNAL,
+      minCosine: s.CANDOR_MIN_COSINE,
+    },
+    telemetry: {
+      exporter:
+        s.CANDOR_TRACE_EXPORTER ??
+        s.OTEL_TRACES_EXPORTER ??
+        (s.OTEL_EXPORTER_OTLP_ENDPOINT || s.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? 'otlp' : 'none'),
+      otlpEndpoint: s.OTEL_EXPORTER_OTLP_ENDPOINT,
+      serviceName: s.OTEL_SERVICE_NAME ?? s.OTEL_RESOURCE_ATTRIBUTES['service.name'] ?? 'candor',
+      traceContent: s.CANDOR_TRACE_CONTENT,
+      userHashSalt: s.CANDOR_USER_HASH_SALT,
+      ...otelSettings(s),
+    },
+    /** The console at `/` of `candor serve`: who may see it. */
+    console: consoleSettings(s),
+    logLevel: s.LOG_LEVEL,
+    /** The durable inbox: how long a worker's claim lasts, how often idle workers look, tries per question, answers at once. */
+    inbox: {
+      leaseMs: s.CANDOR_INBOX_LEASE_MS,
+      pollMs: s.CANDOR_INBOX_POLL_MS,
+      maxAttempts: s.CANDOR_INBOX_MAX_ATTEMPTS,
+      concurrency: s.CANDOR_INBOX_CONCURRENCY,
+    },
+    /** NODE_ENV=production: warn at start about development defaults (the user-hash salt). */
+    production: s.NODE_ENV === 'production',
+    /** Null when the Slack channel is off. */
+    slack: slackSettings(s, problems),
+    /** Null when the Teams channel is off. */
+    teams: teamsSettings(s, problems),
+    /** Null in extractive mode (no model configured). */
+    llm: llmSettings(s, problems),
+    review: reviewSettings(s, problems),
+    /** Diversity filtering of generated questions: the similarity at which a question counts as a near-duplicate. */
+    generate: {
+      keywordSimilarity: s.CANDOR_GEN_KEYWORD_SIMILARITY,
+      semanticSimilarity: s.CANDOR_GEN_SEMANTIC_SIMILARITY,
+      lexicalSimilarity: s.CANDOR_GEN_LEXICAL_SIMILARITY,
+    },
+  };
+}
+
+/** Read-only all the way down: configuration is read, never changed. */
+export type DeepReadonly<T> = T extends (infer U)[]
+  ? readonly DeepReadonly<U>[]
+  : T extends (...args: never[]) => unknown
+    ? T
+    : T extends object
+      ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+      : T;

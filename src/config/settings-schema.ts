@@ -1,0 +1,133 @@
+import { z } from 'zod';
+
+import { consoleSettingsShape } from '../channels/http/console/console-settings.js';
+import { otelSettingsShape } from '../telemetry/otel-settings.js';
+
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
+const fraction = z.coerce.number().min(0).max(1);
+
+/**
+ * Every setting, keyed by its environment variable so that an error names the
+ * variable a person has to fix. Defaults are the documented ones (README).
+ */
+export const settingsSchema = z.object({
+  CANDOR_DATA_DIR: z.string().min(1).default('./.candor'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// or postgresql:// URL')
+    .optional(),
+  CANDOR_KB: z
+    .string()
+    .regex(/^[\w.-]{1,64}$/, 'expected a name of letters, digits, _ . -')
+    .default('default'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  CANDOR_MAX_QUESTION_CHARS: z.coerce.number().int().min(10).max(100_000).default(2000),
+  CANDOR_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_000_000).default(65_536),
+  // They share a listener with the public Slack and Teams endpoints: set these to keep them private.
+  CANDOR_API_TOKEN: z.string().min(16, 'expected at least 16 characters (e.g. `openssl rand -hex 24`)').optional(),
+  CANDOR_METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters (e.g. `openssl rand -hex 24`)').optional(),
+  CANDOR_TOP_K: z.coerce.number().int().min(1).max(50).default(5),
+  CANDOR_MAX_CITATIONS: z.coerce.number().int().min(1).max(10).default(3),
+  CANDOR_CITE_SHARE: fraction.default(0.5),
+  CANDOR_CITE_COVERAGE: fraction.default(0.8),
+  // Unset: the answerability model's own threshold (a KB's calibrated threshold wins over both).
+  CANDOR_MIN_ANSWERABILITY: z.coerce.number().gt(0).lt(1).optional(),
+  CANDOR_CHECK_ENTITIES: bool.default(true),
+  CANDOR_CHECK_ANSWER_TYPE: bool.default(true),
+  CANDOR_RELEVANCE_SIGNAL: z.enum(['lexical', 'cosine']).default('lexical'),
+  CANDOR_MIN_COSINE: fraction.default(0.5),
+  CANDOR_TRACE_CONTENT: bool.default(false),
+  CANDOR_TRACE_EXPORTER: z.enum(['none', 'console', 'otlp']).optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  // Unset: service.name from OTEL_RESOURCE_ATTRIBUTES, else "candor".
+  OTEL_SERVICE_NAME: z.string().min(1).optional(),
+  ...otelSettingsShape,
+  ...consoleSettingsShape,
+  CANDOR_USER_HASH_SALT: z.string().min(1).default('candor'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  // Set to production by the container image; Candor then warns about settings left at development defaults.
+  NODE_ENV: z.string().optional(),
+  // Slack: on when SLACK_BOT_TOKEN is set (HTTP mode needs the signing secret, Socket Mode the app token).
+  SLACK_BOT_TOKEN: z
+    .string()
+    .regex(/^xox[bp]-/, 'expected a bot token (xoxb-…)')
+    .optional(),
+  SLACK_SIGNING_SECRET: z.string().min(8, 'expected the signing secret from the Slack app settings').optional(),
+  SLACK_APP_TOKEN: z
+    .string()
+    .regex(/^xapp-/, 'expected an app-level token (xapp-…)')
+    .optional(),
+  SLACK_API_URL: z.url().default('https://slack.com/api/'),
+  // Teams: on when MICROSOFT_APP_ID is set, or anonymously (development only) with CANDOR_TEAMS_ALLOW_ANONYMOUS.
+  MICROSOFT_APP_ID: z.string().min(1).optional(),
+  MICROSOFT_APP_PASSWORD: z.string().min(1).optional(),
+  MICROSOFT_APP_TENANT_ID: z.string().min(1).optional(),
+  MICROSOFT_APP_TYPE: z.enum(['MultiTenant', 'SingleTenant', 'UserAssignedMSI']).default('MultiTenant'),
+  CANDOR_TEAMS_ALLOW_ANONYMOUS: bool.default(false),
+  // The durable inbox of chat questions.
+  CANDOR_INBOX_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
+  CANDOR_INBOX_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  CANDOR_INBOX_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
+  CANDOR_INBOX_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+  // LLM: OpenAI (OPENAI_API_KEY), any OpenAI-compatible server (OPENAI_BASE_URL), or Azure OpenAI (AZURE_OPENAI_*).
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.url().optional(),
+  AZURE_OPENAI_ENDPOINT: z.url().optional(),
+  AZURE_OPENAI_API_KEY: z.string().min(1).optional(),
+  AZURE_OPENAI_DEPLOYMENT: z.string().min(1).optional(),
+  AZURE_OPENAI_API_VERSION: z.string().min(1).default('2024-10-21'),
+  CANDOR_CHAT_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  CANDOR_JUDGE_MODEL: z.string().min(1).optional(),
+  CANDOR_EMBEDDING_MODEL: z.string().min(1).optional(),
+  CANDOR_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+  CANDOR_LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  CANDOR_LLM_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+  CANDOR_LLM_STRUCTURED: z.enum(['auto', 'json_schema', 'json_object']).default('auto'),
+  CANDOR_FACT_EXTRACTION: z.enum(['sentences', 'llm']).default('sentences'),
+  CANDOR_LLM_ENTAILMENT: bool.default(false),
+  // Review and agreement.
+  CANDOR_REVIEWERS: z.string().default(''),
+  CANDOR_REVIEW_SLACK_CHANNEL: z
+    .string()
+    .regex(/^[CG][A-Z0-9]{2,}$/, 'expected a Slack channel id (C…)')
+    .optional(),
+  CANDOR_REVIEW_TEAMS_CONVERSATION: z
+    .string()
+    .regex(/^https?:\/\/[^|]+\|.+$/, 'expected "serviceUrl|conversationId" of the Teams channel or chat for review cards')
+    .optional(),
+  CANDOR_REVIEW_ANSWERED_RATE: fraction.default(0.05),
+  CANDOR_REVIEW_ABSTAINED_RATE: fraction.default(0.2),
+  CANDOR_REVIEW_MAX_PER_RUN: z.coerce.number().int().min(1).max(10_000).default(20),
+  CANDOR_REVIEW_EMOJI: z
+    .string()
+    .regex(
+      /^(\s*[a-z0-9_+-]+=(abstention|factuality|dontknowness):[a-z0-9_]+\s*)(,\s*[a-z0-9_+-]+=(abstention|factuality|dontknowness):[a-z0-9_]+\s*)*$/,
+      'expected emoji=task:label pairs, e.g. "thumbsup=abstention:correct,thumbsdown=abstention:incorrect"',
+    )
+    .optional(),
+  CANDOR_AGREEMENT_CRON: z.string().min(1).default('0 6 * * *'),
+  // Question generation (candor eval generate): diversity filtering thresholds.
+  CANDOR_GEN_KEYWORD_SIMILARITY: fraction.default(0.75),
+  CANDOR_GEN_SEMANTIC_SIMILARITY: fraction.default(0.9),
+  CANDOR_GEN_LEXICAL_SIMILARITY: fraction.default(0.8),
+  CANDOR_REVIEW_CRON: z.string().min(1).default('0 * * * *'),
+});
+
+export type Settings = z.infer<typeof settingsSchema>;
+
+/** Settings that no longer exist; a deployment still setting them is told so, rather than silently changing behaviour. */
+export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
+  CANDOR_MIN_RELEVANCE: 'no longer used',
+  CANDOR_MIN_COVERAGE: 'no longer used',
+  CANDOR_MIN_MARGIN: 'no longer used',
+};
+
+/** What replaced the retired settings, said once after them. */
+export const RETIRED_HINT =
+  'The hard thresholds became features of one answerability score: set CANDOR_MIN_ANSWERABILITY (0–1), or calibrate a KB with: candor eval calibrate --kb NAME --questions FILE --apply';
+
+/** Variables whose values an error never echoes. */
+export function isSecret(name: string): boolean {
+  return /TOKEN|SECRET|KEY|PASSWORD|DATABASE_URL|HEADERS|BASIC_AUTH/i.test(name);
+}

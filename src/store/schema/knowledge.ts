@@ -1,0 +1,121 @@
+import { sql } from 'drizzle-orm';
+import {
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  real,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+export const knowledgeBases = pgTable('knowledge_bases', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  currentVersion: integer('current_version').notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** One row per change to a KB's content; facts point at the version that added or retired them. */
+export const kbVersions = pgTable(
+  'kb_versions',
+  {
+    id: serial('id').primaryKey(),
+    kbId: integer('kb_id')
+      .notNull()
+      .references(() => knowledgeBases.id),
+    version: integer('version').notNull(),
+    note: text('note').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('kb_versions_kb_version').on(t.kbId, t.version)],
+);
+
+export const documents = pgTable(
+  'documents',
+  {
+    id: serial('id').primaryKey(),
+    kbId: integer('kb_id')
+      .notNull()
+      .references(() => knowledgeBases.id),
+    path: text('path').notNull(),
+    title: text('title'),
+    contentHash: text('content_hash').notNull(),
+    addedInVersion: integer('added_in_version').notNull(),
+    retiredInVersion: integer('retired_in_version'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('documents_kb_path').on(t.kbId, t.path)],
+);
+
+export const facts = pgTable(
+  'facts',
+  {
+    id: serial('id').primaryKey(),
+    kbId: integer('kb_id')
+      .notNull()
+      .references(() => knowledgeBases.id),
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => documents.id),
+    externalId: text('external_id'),
+    text: text('text').notNull(),
+    heading: text('heading'),
+    position: integer('position').notNull(),
+    source: text('source').notNull(),
+    /** The passage the fact belongs to (document + section, or a .jsonl fact's own or named passage); never the source label. */
+    passage: text('passage'),
+    confidence: real('confidence').notNull().default(1),
+    addedInVersion: integer('added_in_version').notNull(),
+    retiredInVersion: integer('retired_in_version'),
+    search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('english', coalesce(heading, '') || ' ' || text)`),
+  },
+  (t) => [
+    index('facts_kb_active').on(t.kbId, t.retiredInVersion),
+    index('facts_external_id').on(t.kbId, t.externalId),
+    index('facts_search').using('gin', t.search),
+  ],
+);
+
+/**
+ * A KB's own gate settings, versioned: `candor eval calibrate --apply` adds a row; the newest row is
+ * in force for that KB only. Old rows stay as history.
+ */
+export const kbGateSettings = pgTable(
+  'kb_gate_settings',
+  {
+    id: serial('id').primaryKey(),
+    kbId: integer('kb_id')
+      .notNull()
+      .references(() => knowledgeBases.id),
+    version: integer('version').notNull(),
+    minAnswerability: doublePrecision('min_answerability').notNull(),
+    /** How it was chosen: 'calibrate:questions', 'calibrate:probes', 'calibrate:labels'. */
+    method: text('method').notNull(),
+    /** The model the threshold was calibrated for (id@version). */
+    model: text('model').notNull(),
+    note: text('note').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('kb_gate_settings_kb_version').on(t.kbId, t.version)],
+);
+
+/** Embeddings of facts, per model: written after ingestion in batches, so a failed run resumes where it stopped. */
+export const factEmbeddings = pgTable(
+  'fact_embeddings',
+  {
+    factId: integer('fact_id')
+      .notNull()
+      .references(() => facts.id),
+    model: text('model').notNull(),
+    vector: real('vector').array().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.factId, t.model] })],
+);

@@ -1,0 +1,118 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { checkFiles, importsOf } from '../../scripts/check-boundaries.mjs';
+
+// The import boundaries that keep channels thin: each rule fails on a planted violation and the real tree passes.
+const run = promisify(execFile);
+const script = new URL('../../scripts/check-boundaries.mjs', import.meta.url).pathname;
+const file = (path: string, ...imports: string[]) => ({
+  path,
+  text: imports.map((spec, i) => `import { x${i} } from '${spec}';`).join('\n'),
+});
+
+describe('check-boundaries rules', () => {
+  it('reads static, type-only, multi-line, re-exported and dynamic imports', () => {
+    const text =
+      "import type { A } from './a.js';\nimport {\n  b,\n  c,\n} from 'drizzle-orm';\nexport { d } from '../d.js';\nconst e = await import('./e.js');";
+    expect(importsOf(text)).toEqual(['./a.js', 'drizzle-orm', '../d.js', './e.js']);
+  });
+
+  it('a channel that imports the store fails', () => {
+    const problems = checkFiles([file('src/channels/chat/answer-once.ts', '../../store/open-store.js')]);
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^src\/channels\/chat\/answer-once\.ts: imports "\.\.\/\.\.\/store\/open-store\.js" \(src\/channels import no store and no drizzle-orm/,
+      ),
+    ]);
+  });
+
+  it('a channel that imports drizzle-orm (or a subpath of it) fails', () => {
+    const problems = checkFiles([
+      file('src/channels/teams/teams-review.ts', 'drizzle-orm'),
+      file('src/channels/http/console/list.ts', 'drizzle-orm/pg-core'),
+    ]);
+    expect(problems).toHaveLength(2);
+    expect(problems.every((p) => p.includes('no store and no drizzle-orm'))).toBe(true);
+  });
+
+  it('a channel that imports the composition root fails', () => {
+    expect(checkFiles([file('src/channels/slack/slack-channel.ts', '../../main.js')])).toEqual([
+      expect.stringContaining('(src/channels import not the composition root (src/main.ts))'),
+    ]);
+  });
+
+  it('slack importing teams fails, and teams importing slack fails', () => {
+    expect(checkFiles([file('src/channels/slack/slack-channel.ts', '../teams/render-teams-card.js')])).toEqual([
+      expect.stringContaining('(src/channels/slack never imports src/channels/teams)'),
+    ]);
+    expect(checkFiles([file('src/channels/teams/teams-inbound.ts', '../slack/answer-once.js')])).toEqual([
+      expect.stringContaining('(src/channels/teams never imports src/channels/slack)'),
+    ]);
+  });
+
+  it('what the rules allow passes: shared chat code, app services, and the store outside channels', () => {
+    const allowed = [
+      file(
+        'src/channels/slack/slack-channel.ts',
+        '../chat/answer-once.js',
+        '../../ask/ask-service.js',
+        '../../review/review-desk.js',
+        '@slack/bolt',
+      ),
+      file('src/channels/teams/teams-channel.ts', '../chat/chat-services.js', '../http/read-json-body.js', 'botbuilder'),
+      file('src/review/review-posts.ts', 'drizzle-orm', '../store/schema.js'),
+      file('src/chat-services.ts', './main.js', './review/review-desk.js'),
+    ];
+    expect(checkFiles(allowed)).toEqual([]);
+  });
+});
+
+describe('check-boundaries script', () => {
+  const roots: string[] = [];
+  afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
+  const plant = (files: Record<string, string>) => {
+    const root = mkdtempSync(join(tmpdir(), 'candor-boundaries-'));
+    roots.push(root);
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    return root;
+  };
+
+  it('passes on the real tree', async () => {
+    const { stdout } = await run(process.execPath, [script]);
+    expect(stdout).toMatch(/^boundaries ok \(\d+ files\)/);
+  });
+
+  it('exits non-zero and names the file and the rule for a planted violation of each new rule', async () => {
+    const root = plant({
+      'src/channels/slack/a.ts': "import { b } from '../teams/b.js';\n",
+      'src/channels/teams/b.ts': "import { a } from '../slack/a.js';\n",
+      'src/channels/chat/c.ts':
+        "import { eq } from 'drizzle-orm';\nimport type { Db } from '../../store/open-store.js';\nimport type { Candor } from '../../main.js';\n",
+    });
+    const failed = await run(process.execPath, [script, root]).then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failed?.code).toBe(1);
+    const lines = failed!.stderr
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.trim());
+    expect(lines).toEqual([
+      'src/channels/chat/c.ts: imports "drizzle-orm" (src/channels import no store and no drizzle-orm (a channel receives services, see channels/chat/chat-services.ts))',
+      'src/channels/chat/c.ts: imports "../../store/open-store.js" (src/channels import no store and no drizzle-orm (a channel receives services, see channels/chat/chat-services.ts))',
+      'src/channels/chat/c.ts: imports "../../main.js" (src/channels import not the composition root (src/main.ts))',
+      'src/channels/slack/a.ts: imports "../teams/b.js" (src/channels/slack never imports src/channels/teams)',
+      'src/channels/teams/b.ts: imports "../slack/a.js" (src/channels/teams never imports src/channels/slack)',
+    ]);
+  });
+});
