@@ -16,6 +16,8 @@ import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../../support/comp
 
 const TOKEN = 'console-token-for-tests-0123456789';
 const BASIC = { user: 'kb-owner', password: 'correct horse battery' };
+/** Markup with the layout whitespace between tags and inside text collapsed, as a browser reads it. */
+const squeeze = (html: string) => html.replace(/>\s+</g, '><').replace(/\s+/g, ' ');
 const PAGES = ['/', '/interactions', '/interactions/1', '/gaps', '/review', '/agreement', '/ask'];
 
 /** The console over real HTTP with the real app behind it, as `candor serve` wires it. */
@@ -165,7 +167,7 @@ describe('the console', () => {
   });
 
   it('the overview counts the asks by decision, and charts them as SVG', async () => {
-    const body = await (await get('/', bearer)).text();
+    const body = squeeze(await (await get('/', bearer)).text());
     expect(body).toMatch(/data-testid="asks-total">3</);
     expect(body).toMatch(/data-testid="answered-total">1</);
     expect(body).toMatch(/data-testid="abstained-total">2</);
@@ -178,7 +180,7 @@ describe('the console', () => {
     const id = /href="\/interactions\/(\d+)"/.exec(list)?.[1];
     expect(id).toBeDefined();
     expect(list).not.toContain('annual leave'); // filtered out
-    const body = await (await get(`/interactions/${id}`, bearer)).text();
+    const body = squeeze(await (await get(`/interactions/${id}`, bearer)).text());
     expect(body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(body).not.toContain('<script>alert(1)');
     expect(body).toMatch(/<td>entity<\/td><td class="fail">refuse<\/td><td class="mono">unknown_entity<\/td>/);
@@ -199,7 +201,7 @@ describe('the console', () => {
       value: 'correct',
       via: 'reaction',
     });
-    const body = await (await get('/review', bearer)).text();
+    const body = squeeze(await (await get('/review', bearer)).text());
     expect(body).toMatch(/<span class="mono">abstention<\/span>: correct <span class="muted">by slack:U123<\/span>/);
   });
 
@@ -222,7 +224,7 @@ describe('the console', () => {
     }
     expect((await runAgreementReport(agreementDeps(app), 'manual:first')).status).toBe('created');
     expect((await runAgreementReport(agreementDeps(app), 'manual:second')).status).toBe('created');
-    const body = await (await get('/agreement', bearer)).text();
+    const body = squeeze(await (await get('/agreement', bearer)).text());
     expect(body).toContain('2 reports stored');
     expect(body).toMatch(/<td class="mono">llm:strict@2<\/td><td class="num">\d+<\/td>/);
     expect(body).toMatch(/<svg[^>]*aria-label="Cohen&#39;s kappa by judge version over reports: abstention"/);
@@ -236,7 +238,7 @@ describe('the console', () => {
       body: new URLSearchParams({ question: 'How much does a staff parking permit cost?', kb: 'handbook' }).toString(),
     });
     expect(res.status).toBe(200);
-    const body = await res.text();
+    const body = squeeze(await res.text());
     expect(body).toContain('$45 per month');
     expect(body).toMatch(/<a href="\/interactions\/\d+">interaction \d+<\/a>/);
     const empty = await fetch(`${server.url}/ask`, {
