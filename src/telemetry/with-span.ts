@@ -19,9 +19,7 @@ async function withSpanOfKind<T>(name: string, kind: SpanKind, attributes: Attri
     try {
       return await fn(span);
     } catch (error) {
-      span.recordException(error as Error);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
-      throw error;
+      throw markFailed(span, error);
     } finally {
       span.end();
     }
@@ -34,11 +32,16 @@ export function withSpanSync<T>(name: string, attributes: Attributes, fn: (span:
     try {
       return fn(span);
     } catch (error) {
-      span.recordException(error as Error);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
-      throw error;
+      throw markFailed(span, error);
     } finally {
       span.end();
     }
   });
+}
+
+/** Records the error on the span and marks it failed; returns the error for rethrowing. */
+function markFailed(span: Span, error: unknown): unknown {
+  span.recordException(error as Error);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+  return error;
 }
