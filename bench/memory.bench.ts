@@ -13,21 +13,13 @@ import { fileURLToPath } from 'node:url';
 
 import { tempFiles } from '../test/support/compose.js';
 import { createTestStore } from '../test/support/stores.js';
+import { EXAMPLE_KB_QUESTIONS } from './example-kb-questions.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'candor.js');
 const ASKS = Number(process.env.CANDOR_BENCH_ASKS ?? 2000);
 const CONCURRENCY = 8;
-const QUESTIONS = [
-  'Who needs to pay Additional Premiums?',
-  'What does MediShield Life cover?',
-  'What does ADR-0050 say about retention?',
-  'How do I claim for a hospital bill?',
-  'What is the speed limit on expressways?',
-  'Is there a shuttle bus from the train station?',
-  'When must I renew my driving licence?',
-  'What are the premiums for a 45-year-old?',
-];
+const QUESTIONS = EXAMPLE_KB_QUESTIONS;
 
 interface Memory {
   readonly rssMb: number;

@@ -23,6 +23,7 @@ import { ingestPaths } from '../src/kb/ingest/ingest.js';
 import { waitFor, type FakeServer } from '../test/channels/fake-http.js';
 import { SIGNING_SECRET, slackEvent, startFakeSlack, startSlackRig } from '../test/channels/slack/slack-harness.js';
 import { createTestStore, type DriverName } from '../test/support/stores.js';
+import { EXAMPLE_KB_QUESTIONS } from './example-kb-questions.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS = process.env.CANDOR_BENCH_OUT ?? join(ROOT, 'bench', 'results', 'slack-ack.json');
@@ -30,13 +31,7 @@ const EVENTS = Number(process.env.CANDOR_BENCH_EVENTS ?? 200);
 const DUPLICATED = Math.max(1, Math.round(EVENTS / 4));
 const STORES = (process.env.CANDOR_BENCH_STORES ?? 'pglite,postgres').split(',') as DriverName[];
 const TARGET_P99_MS = 50;
-const QUESTIONS = [
-  'Who needs to pay Additional Premiums?',
-  'What does MediShield Life cover?',
-  'What does ADR-0050 say about retention?',
-  'How do I claim for a hospital bill?',
-  'What is the speed limit on expressways?',
-];
+const QUESTIONS = EXAMPLE_KB_QUESTIONS.slice(0, 5);
 
 interface BurstResult {
   readonly store: DriverName;
