@@ -24,3 +24,60 @@ export class CandorError extends Error {
     this.retryable = options.retryable ?? false;
   }
 }
+
+/**
+ * What a log line, a span or a stored note may say about an error. A database
+ * driver's message is never passed on: drizzle's carries the failed query's
+ * parameters (a question, a user hash, a conversation reference), and
+ * PostgreSQL's can quote a rejected value. A database error is told by its
+ * SQLSTATE and the statement's verb and table instead.
+ */
+export function describeError(error: unknown): string {
+  const query = queryFailure(error);
+  if (query) return query;
+  if (!(error instanceof Error)) return typeof error === 'string' ? withoutParams(error) : 'unknown error';
+  const code = sqlState(error);
+  if (code) return `database error ${code}${CONDITIONS[code] ? ` (${CONDITIONS[code]})` : ''}`;
+  const cause = error.cause === undefined ? null : queryFailure(error.cause);
+  return cause ? `${withoutParams(error.message)}: ${cause}` : withoutParams(error.message);
+}
+
+/** A drizzle query error, described by its SQLSTATE and operation; null for any other error. */
+function queryFailure(error: unknown): string | null {
+  if (!(error instanceof Error) || !('query' in error) || typeof error.query !== 'string' || !('params' in error)) return null;
+  const operation = /^\s*(select|insert into|update|delete from|with)\s+("?[\w.]+"?)?/i.exec(error.query);
+  const what = operation ? `${operation[1]!.toLowerCase()}${operation[2] ? ` ${operation[2].replaceAll('"', '')}` : ''}` : 'query';
+  const cause = error.cause instanceof Error ? error.cause : null;
+  const code = cause ? (sqlState(cause) ?? (cause as NodeJS.ErrnoException).code) : undefined;
+  return `database error${code ? ` ${code}` : ''}${code && CONDITIONS[code] ? ` (${CONDITIONS[code]})` : ''} in ${what}`;
+}
+
+function sqlState(error: Error): string | undefined {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && 'severity' in error ? code : undefined;
+}
+
+/** Drizzle's message shape, cut where the parameters start (for messages that were copied into another error). */
+function withoutParams(message: string): string {
+  const at = message.indexOf('Failed query:');
+  return at === -1 ? message : `${message.slice(0, at)}database query failed`;
+}
+
+/** SQLSTATE conditions an operator meets, by name (PostgreSQL appendix A). */
+const CONDITIONS: Readonly<Record<string, string>> = {
+  '08000': 'connection_exception',
+  '08003': 'connection_does_not_exist',
+  '08006': 'connection_failure',
+  '23505': 'unique_violation',
+  '25006': 'read_only_sql_transaction',
+  '40001': 'serialization_failure',
+  '40P01': 'deadlock_detected',
+  '53100': 'disk_full',
+  '53200': 'out_of_memory',
+  '53300': 'too_many_connections',
+  '57014': 'query_canceled',
+  '57P01': 'admin_shutdown',
+  '57P03': 'cannot_connect_now',
+  '58030': 'io_error',
+  XX000: 'internal_error',
+};

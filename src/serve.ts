@@ -6,6 +6,7 @@ import { startSlackChannel } from './channels/slack/slack-channel.js';
 import { startTeamsChannel } from './channels/teams/teams-channel.js';
 import { createChatServices } from './chat-services.js';
 import { createConsoleReads } from './console/console-reads.js';
+import { guardProcess } from './guard-process.js';
 import type { Candor } from './main.js';
 import { startReviewSchedules } from './review/review-schedules.js';
 
@@ -54,15 +55,17 @@ export async function serve(app: Candor): Promise<void> {
   if (app.config.production && app.config.telemetry.userHashSalt === 'candor') {
     app.log('warn', 'CANDOR_USER_HASH_SALT is the default: set a secret of your own so stored user hashes cannot be recomputed');
   }
-  const shutdown = async (signal: string) => {
-    app.log('info', 'shutting down', { signal });
+  const shutdown = async (signal: string, exitCode = 0) => {
+    app.log(exitCode === 0 ? 'info' : 'error', 'shutting down', { signal });
     schedules.stop();
     await running.stop();
     await slack?.stop();
     await teams?.stop();
     await app.close();
-    process.exit(0);
+    process.exit(exitCode);
   };
+  // EX_SOFTWARE: the supervisor (Kubernetes, compose, systemd) starts a clean process.
+  guardProcess({ log: app.log, fatal: (reason) => void shutdown(reason, 70) });
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 }

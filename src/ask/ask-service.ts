@@ -6,14 +6,14 @@ import type { AnswerabilityModel } from '../core/gate/answerability-model.js';
 import { GATE_LAYER_NAMES } from '../core/gate/gate.js';
 import type { Verdict } from '../core/gate/types.js';
 import { normaliseQuestion } from '../core/text/normalise-question.js';
-import { CandorError } from '../errors.js';
+import { CandorError, describeError } from '../errors.js';
 import type { KnowledgeIndex, KnowledgeIndexCache } from '../kb/knowledge-index.js';
 import { embedTexts } from '../llm/embed.js';
 import type { Llm } from '../llm/llm-client.js';
 import type { Log } from '../log.js';
 import { ATTR, SPAN } from '../telemetry/attributes.js';
 import { instruments } from '../telemetry/instruments.js';
-import { withSpan, withSpanSync } from '../telemetry/with-span.js';
+import { recordError, withSpan, withSpanSync } from '../telemetry/with-span.js';
 import { assessQuestion } from './assess-question.js';
 import { answerabilityView, evidenceView, round } from './decision-parts.js';
 import type { Decided, Decision } from './decision.js';
@@ -82,9 +82,9 @@ export function createAsk(deps: AskDeps): Ask {
         }
       } catch (error) {
         if (error instanceof CandorError && error.code === 'kb_not_found') throw error;
-        span.recordException(error as Error);
+        recordError(span, error);
         decision = unavailable(kbName, index?.version ?? 0);
-        deps.log?.('error', 'ask failed closed', { error: (error as Error).message });
+        deps.log?.('error', 'ask failed closed', { error: describeError(error) });
       }
       const latencyMs = round(now() - started);
       annotate(span, decision);
@@ -94,7 +94,7 @@ export function createAsk(deps: AskDeps): Ask {
           deps.recorder.record(request, cleaned.text, decision, index?.kbId ?? null, traceId, latencyMs),
         ).catch((error: unknown) => {
           // Losing the row must not lose the reply; the span and the log carry the error.
-          deps.log?.('error', 'could not record interaction', { error: (error as Error).message, traceId });
+          deps.log?.('error', 'could not record interaction', { error: describeError(error), traceId });
           return null;
         });
       }
@@ -177,7 +177,7 @@ async function embedQuestion(deps: AskDeps, index: KnowledgeIndex, question: str
     const [vector] = await embedTexts(deps.llm, [question]);
     return vector;
   } catch (error) {
-    deps.log?.('warn', 'question embedding failed; retrieving lexically', { error: (error as Error).message });
+    deps.log?.('warn', 'question embedding failed; retrieving lexically', { error: describeError(error) });
     return undefined;
   }
 }

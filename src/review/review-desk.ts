@@ -1,4 +1,5 @@
 import { isReviewer, tasksFor, type ReviewTask } from '../core/review/review-tasks.js';
+import { describeError } from '../errors.js';
 import type { Log } from '../log.js';
 import type { Db } from '../store/open-store.js';
 import { currentLabels, removeLabel, setLabel, type CurrentLabel, type LabelOutcome } from './label-store.js';
@@ -77,7 +78,7 @@ export function createReviewDesk(db: Db, settings: ReviewDeskSettings): ReviewDe
     tasks: settings.tasks,
     open(surface) {
       const { platform } = surface;
-      const describe = surface.describeError ?? ((error: unknown) => (error instanceof Error ? error.message : String(error)));
+      const describe = surface.describeError ?? describeError;
       const reviews = async (user: string) =>
         isReviewer(settings.reviewers, platform, user) || ((await surface.isGroupReviewer?.(user)) ?? false);
       return {

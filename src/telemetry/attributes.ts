@@ -71,6 +71,7 @@ export const METRIC = {
   judgeAgreement: 'candor.judge.agreement',
   tokenUsage: 'gen_ai.client.token.usage',
   operationDuration: 'gen_ai.client.operation.duration',
+  processErrors: 'candor.process.errors',
 } as const;
 
 /** Meter and tracer names (the instrumentation scopes). */

@@ -27,6 +27,12 @@ export const instruments = {
   asks: lazy<Counter>(() =>
     meter().createCounter(METRIC.asks, { unit: '{ask}', description: 'Questions asked, by decision, reason and channel' }),
   ),
+  processErrors: lazy<Counter>(() =>
+    meter().createCounter(METRIC.processErrors, {
+      unit: '{error}',
+      description: 'Errors no handler caught (unhandled rejections, uncaught exceptions), by kind',
+    }),
+  ),
   askDuration: lazy<Histogram>(() => meter().createHistogram(METRIC.askDuration, { unit: 'ms', description: 'Time to decide an ask' })),
   llmCallsAvoided: lazy<Counter>(() =>
     meter().createCounter(METRIC.llmCallsAvoided, { unit: '{call}', description: 'Questions the hard gate refused before any model call' }),

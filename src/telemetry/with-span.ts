@@ -1,5 +1,6 @@
 import { SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
 
+import { describeError } from '../errors.js';
 import { SCOPE } from './attributes.js';
 
 const tracer = () => trace.getTracer(SCOPE.candor);
@@ -41,7 +42,16 @@ export function withSpanSync<T>(name: string, attributes: Attributes, fn: (span:
 
 /** Records the error on the span and marks it failed; returns the error for rethrowing. */
 function markFailed(span: Span, error: unknown): unknown {
-  span.recordException(error as Error);
-  span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+  span.setStatus({ code: SpanStatusCode.ERROR, message: recordError(span, error) });
   return error;
+}
+
+/**
+ * Records an exception event as described for telemetry (a database driver's message would carry user
+ * text, see describeError) and returns that description. The stack stays in the process.
+ */
+export function recordError(span: Span, error: unknown): string {
+  const message = describeError(error);
+  span.recordException({ name: error instanceof Error ? error.name : 'Error', message });
+  return message;
 }

@@ -3,7 +3,7 @@ import type { Attributes } from '@opentelemetry/api';
 import type { Ask } from '../../ask/ask-service.js';
 import type { InteractionClaims } from '../../ask/interaction-claims.js';
 import { normaliseQuestion } from '../../core/text/normalise-question.js';
-import { CandorError } from '../../errors.js';
+import { CandorError, describeError } from '../../errors.js';
 import type { Log } from '../../log.js';
 import { ATTR, SPAN } from '../../telemetry/attributes.js';
 import { withSpan } from '../../telemetry/with-span.js';
@@ -122,7 +122,7 @@ async function decide(deps: AnswerOnceDeps, question: QueuedQuestion, problem: s
       return { reply: { kind: 'problem', message: NO_KB }, failed: true };
     }
     if (error instanceof CandorError && error.status < 500) return { reply: { kind: 'problem', message: error.message }, failed: false };
-    deps.log('error', 'ask failed', { channel: question.channel, error: (error as Error).message });
+    deps.log('error', 'ask failed', { channel: question.channel, error: describeError(error) });
     return { reply: { kind: 'problem', message: UNAVAILABLE }, failed: true };
   }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 
+import { describeError } from '../../errors.js';
 import type { ClaimedEntry, Inbox } from '../../inbox/inbox-store.js';
 import type { Log } from '../../log.js';
 
@@ -64,7 +65,7 @@ export function startInboxWorker(inbox: Inbox, options: InboxWorkerOptions): Inb
       const ref = await options.process(entry, { final });
       await inbox.done(entry.id, owner, ref);
     } catch (error) {
-      const message = (error as Error).message;
+      const message = describeError(error);
       log(final ? 'error' : 'warn', final ? 'inbox: gave up on a question' : 'inbox: will retry a question', {
         channel,
         eventId: entry.eventId,
@@ -107,7 +108,7 @@ export function startInboxWorker(inbox: Inbox, options: InboxWorkerOptions): Inb
         try {
           claimed = await inbox.claim(channel, owner, free, leaseMs);
         } catch (error) {
-          log('warn', 'inbox: could not claim questions', { channel, error: (error as Error).message });
+          log('warn', 'inbox: could not claim questions', { channel, error: describeError(error) });
           return;
         }
         for (const entry of claimed) {

@@ -1,4 +1,5 @@
 import type { StatusReport } from '../../ask/status-report.js';
+import { describeError } from '../../errors.js';
 import type { ChatServices } from './chat-services.js';
 
 /**
@@ -27,7 +28,7 @@ export async function statusReply(
   try {
     return formatStatusReport(await Promise.race([services.status(services.config.kb.defaultName), timeout]));
   } catch (error) {
-    services.log('error', `${channel}: status failed`, { error: (error as Error).message });
+    services.log('error', `${channel}: status failed`, { error: describeError(error) });
     return STATUS_UNAVAILABLE;
   } finally {
     clearTimeout(timer);

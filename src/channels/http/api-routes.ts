@@ -2,9 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 
 import type { Ask } from '../../ask/ask-service.js';
-import { CandorError } from '../../errors.js';
+import { CandorError, describeError } from '../../errors.js';
 import { bearerAllowed } from './bearer-token.js';
 import { readJsonBody } from './read-json-body.js';
+import { requestPath } from './request-target.js';
 
 const AskBody = z.object({
   question: z.string({ error: 'question must be a string' }),
@@ -35,7 +36,7 @@ export type Route = (req: IncomingMessage, res: ServerResponse) => Promise<boole
 /** POST /api/ask and GET /healthz. Returns false for paths it does not own. */
 export function apiRoutes(deps: ApiDeps): Route {
   return async (req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const path = requestPath(req);
     if (path === '/healthz') {
       if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(res, 'GET');
       const failing = await failingChecks(deps.health);
@@ -72,7 +73,7 @@ async function failingChecks(checks: readonly HealthCheck[]): Promise<{ name: st
         await Promise.race([check(), timeout]);
         return null;
       } catch (error) {
-        return { name, detail: (error as Error).message };
+        return { name, detail: describeError(error) };
       } finally {
         clearTimeout(timer);
       }

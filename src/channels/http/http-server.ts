@@ -1,9 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { CandorError } from '../../errors.js';
+import { CandorError, describeError } from '../../errors.js';
 import type { Log } from '../../log.js';
 import { sendJson, type Route } from './api-routes.js';
+import { acceptRequestTarget, requestPath } from './request-target.js';
 import { traceRequest } from './server-span.js';
 
 export interface RunningServer {
@@ -15,25 +16,35 @@ export interface RunningServer {
 
 /** One HTTP server for every channel: each route says whether a request is its own. */
 export async function startHttpServer(routes: readonly Route[], options: { host: string; port: number; log: Log }): Promise<RunningServer> {
-  const server = createServer(
-    (req, res) =>
-      void traceRequest(req, res, async () => {
-        try {
-          for (const route of routes) if (await route(req, res)) return;
-          sendJson(res, 404, {
-            error: { code: 'not_found', message: `Nothing at ${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}.` },
-          });
-        } catch (error) {
-          if (res.headersSent) return void res.end();
-          if (error instanceof CandorError && error.status < 500) {
-            sendJson(res, error.status, { error: { code: error.code, message: error.message } });
-          } else {
-            options.log('error', 'request failed', { path: req.url, error: (error as Error).message });
-            sendJson(res, 500, { error: { code: 'internal', message: 'Something went wrong on our side; it has been logged.' } });
-          }
-        }
-      }),
-  );
+  const server = createServer((req, res) => {
+    // The one boundary: whatever a route throws or rejects with becomes a response and a log line, never an exit.
+    handle(req, res)
+      .catch((error: unknown) => failed(req, res, error))
+      .catch(() => res.destroy());
+  });
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!acceptRequestTarget(req)) {
+      return sendJson(res, 400, { error: { code: 'bad_request_target', message: 'The request target is not a path on this server.' } });
+    }
+    await traceRequest(req, res, async () => {
+      try {
+        for (const route of routes) if (await route(req, res)) return;
+        sendJson(res, 404, { error: { code: 'not_found', message: `Nothing at ${req.method} ${requestPath(req)}.` } });
+      } catch (error) {
+        failed(req, res, error);
+      }
+    });
+  };
+  const failed = (req: IncomingMessage, res: ServerResponse, error: unknown): void => {
+    const expected = error instanceof CandorError && error.status < 500;
+    if (!expected) {
+      // The path only: a query string can carry a token or user text.
+      options.log('error', 'request failed', { method: req.method, path: safePath(req), error: describeError(error) });
+    }
+    if (res.headersSent) return void res.end();
+    if (expected) sendJson(res, error.status, { error: { code: error.code, message: error.message } });
+    else sendJson(res, 500, { error: { code: 'internal', message: 'Something went wrong on our side; it has been logged.' } });
+  };
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
   await new Promise<void>((resolve, reject) => {
@@ -56,4 +67,12 @@ export async function startHttpServer(routes: readonly Route[], options: { host:
         server.closeIdleConnections();
       }),
   };
+}
+
+function safePath(req: IncomingMessage): string {
+  try {
+    return requestPath(req);
+  } catch {
+    return '(unparseable target)';
+  }
 }

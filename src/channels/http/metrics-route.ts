@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import type { Route } from './api-routes.js';
 import { bearerAllowed } from './bearer-token.js';
+import { requestPath } from './request-target.js';
 
 /**
  * GET /metrics: every Candor metric in the Prometheus text format (always on, beside the API); with a
@@ -12,7 +13,7 @@ export function metricsRoute(
   options: { token?: string | undefined } = {},
 ): Route {
   return async (req, res) => {
-    if (new URL(req.url ?? '/', 'http://x').pathname !== '/metrics') return false;
+    if (requestPath(req) !== '/metrics') return false;
     if (req.method !== 'GET') {
       res.writeHead(405, { allow: 'GET' }).end();
       return true;

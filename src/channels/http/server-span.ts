@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 
 import { SCOPE } from '../../telemetry/attributes.js';
+import { requestPath } from './request-target.js';
 
 /** Probes and scrapes: every few seconds from every replica, and never part of a user's trace. */
 const UNTRACED = new Set(['/healthz', '/metrics']);
@@ -12,7 +13,7 @@ const UNTRACED = new Set(['/healthz', '/metrics']);
  * an ask made through the API is then a child of the caller's span.
  */
 export async function traceRequest(req: IncomingMessage, res: ServerResponse, handle: () => Promise<void>): Promise<void> {
-  const path = new URL(req.url ?? '/', 'http://x').pathname;
+  const path = requestPath(req);
   if (UNTRACED.has(path)) return handle();
   const method = knownMethod(req.method);
   const parent = propagation.extract(ROOT_CONTEXT, req.headers);

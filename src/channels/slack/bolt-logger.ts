@@ -1,5 +1,6 @@
 import { LogLevel, type Logger } from '@slack/bolt';
 
+import { describeError } from '../../errors.js';
 import type { Log } from '../../log.js';
 
 /**
@@ -10,7 +11,9 @@ import type { Log } from '../../log.js';
 export function boltLogger(log: Log): Logger {
   let level = LogLevel.INFO;
   const line = (parts: unknown[]) =>
-    parts.flatMap((p) => (typeof p === 'string' || typeof p === 'number' ? [String(p)] : p instanceof Error ? [p.message] : [])).join(' ');
+    parts
+      .flatMap((p) => (typeof p === 'string' || typeof p === 'number' ? [String(p)] : p instanceof Error ? [describeError(p)] : []))
+      .join(' ');
   return {
     debug: () => undefined,
     info: (...parts: unknown[]) => log('info', `slack: ${line(parts)}`),

@@ -1,7 +1,7 @@
 import { App, SocketModeReceiver, webApi, type Receiver } from '@slack/bolt';
 
 import type { Config } from '../../config.js';
-import { CandorError } from '../../errors.js';
+import { CandorError, describeError } from '../../errors.js';
 import { ATTR } from '../../telemetry/attributes.js';
 import { withTraceFrom } from '../../telemetry/trace-carrier.js';
 import { answerOrGiveUp, EVENT_ATTR, type AnswerOnceDeps } from '../chat/answer-once.js';
@@ -102,7 +102,7 @@ export async function startSlackChannel(host: ChatServices, options: SlackChanne
       const parsed = slackInbound(body, auth.userId);
       if (!parsed.ok) return void host.log('debug', 'slack: event ignored', { reason: parsed.ignored });
       await enqueue(parsed.question, context.retryNum ?? 0).catch((error: unknown) =>
-        host.log('error', 'slack: could not store a question', { error: (error as Error).message }),
+        host.log('error', 'slack: could not store a question', { error: describeError(error) }),
       );
     };
     bolt.event('app_mention', onEvent);
@@ -149,7 +149,7 @@ export async function startSlackChannel(host: ChatServices, options: SlackChanne
     reviewers: host.config.review.reviewers,
   });
   bolt.error(async (error) => {
-    host.log('error', 'slack: unhandled error', { error: error.message, code: error.code });
+    host.log('error', 'slack: unhandled error', { error: describeError(error), code: error.code });
   });
 
   let mode: SlackChannel['mode'] = 'http';

@@ -1,5 +1,6 @@
 import type { webApi } from '@slack/bolt';
 
+import { describeError } from '../../errors.js';
 import type { Log } from '../../log.js';
 
 export interface ReactionTarget {
@@ -40,5 +41,5 @@ export function workingReaction(
 export function describeSlackError(error: unknown): string {
   const data = (error as { data?: { error?: unknown } }).data;
   if (data && typeof data.error === 'string') return data.error;
-  return error instanceof Error ? error.message : String(error);
+  return describeError(error);
 }

@@ -1,5 +1,6 @@
 import { CardFactory, MessageFactory, type Activity, type CloudAdapter, type ConversationReference, type TurnContext } from 'botbuilder';
 
+import { describeError } from '../../errors.js';
 import type { Log } from '../../log.js';
 import type { CardReplies, ReviewDesk } from '../../review/review-desk.js';
 import { isLabelSubmit, renderTeamsReviewCard, TEAMS_REACTION_LABELS } from './render-teams-review-card.js';
@@ -90,7 +91,7 @@ export function teamsReview(adapter: CloudAdapter, appId: string, deps: TeamsRev
     async postSummary(text) {
       if (!deps.conversation) return;
       await sendToReview(adapter, appId, deps.conversation, MessageFactory.text(text)).catch((error: unknown) => {
-        deps.log('error', 'teams: could not post the agreement summary', { error: (error as Error).message });
+        deps.log('error', 'teams: could not post the agreement summary', { error: describeError(error) });
       });
     },
   };
