@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { analyseQuestion, extractIdentifiers } from '../../../src/core/text/analyse-question.js';
-import { normaliseQuestion } from '../../../src/core/text/normalise-question.js';
+import { MARKUP_PATTERNS, normaliseQuestion } from '../../../src/core/text/normalise-question.js';
 import { stem } from '../../../src/core/text/stem.js';
 import { contentTerms } from '../../../src/core/text/tokenize.js';
 
@@ -54,6 +54,40 @@ describe('normaliseQuestion', () => {
     expect(normaliseQuestion('  \n\t ', 100)).toMatchObject({ ok: false, problem: 'empty' });
     expect(normaliseQuestion('a'.repeat(101), 100)).toMatchObject({ ok: false, problem: 'too_long' });
     expect(normaliseQuestion('abc\u0000def', 100)).toMatchObject({ ok: false, problem: 'not_text' });
+  });
+  it('refuses a raw message far over the limit before any pattern reads it, and keeps markup-heavy ones within it', () => {
+    expect(normaliseQuestion('<#A|'.repeat(200), 100)).toMatchObject({
+      ok: false,
+      problem: 'too_long',
+      message: expect.stringContaining('800'),
+    });
+    expect(normaliseQuestion(`${'<@U1234567890> '.repeat(20)}who pays?`, 100)).toEqual({ ok: true, text: 'who pays?' });
+  });
+  // Each pattern meets 1 MB of every unclosed prefix that once made a pattern scan to the end from each position
+  // (quadratic: minutes per input). Linear patterns take milliseconds; the budget is generous for a loaded machine.
+  it('runs every markup pattern in linear time on adversarial 1 MB inputs', () => {
+    const prefixes = [
+      '<#A|',
+      '<@A|',
+      '<!here|',
+      '<http:',
+      '<mailto:a|',
+      '<http:a|',
+      '<at>',
+      ':a',
+      '*',
+      '`a',
+      '&lt;',
+      '\u0001',
+      '<',
+      '\u00a0',
+    ];
+    const started = performance.now();
+    for (const prefix of prefixes) {
+      const input = prefix.repeat(Math.ceil(1_000_000 / prefix.length)).slice(0, 1_000_000);
+      for (const [pattern, replacement] of MARKUP_PATTERNS) input.replace(pattern, replacement);
+    }
+    expect(performance.now() - started).toBeLessThan(15_000);
   });
 });
 
