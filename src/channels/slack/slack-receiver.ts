@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HTTPModuleFunctions as http, HTTPResponseAck, type App, type Logger, type Receiver } from '@slack/bolt';
 
+import { describeError } from '../../errors.js';
 import type { Route } from '../http/api-routes.js';
+import { requestPath } from '../http/request-target.js';
 import { slackInbound, type SlackQuestion } from './slack-inbound.js';
 
 export const SLACK_EVENTS_PATH = '/slack/events';
@@ -14,6 +16,17 @@ export interface SlackReceiverOptions {
   /** Stores a question durably; resolves once stored. Rejects when it cannot be (the database is down). */
   readonly enqueue: (question: SlackQuestion, retryNum: number) => Promise<void>;
   readonly bodyLimitBytes?: number;
+  /** The clock the request timestamp is checked against. @default Date.now */
+  readonly now?: () => number;
+}
+
+/** Slack's replay window: a request timestamp more than this far from now, either way, is refused. */
+const MAX_SKEW_SECONDS = 5 * 60;
+
+/** A Slack request timestamp (whole seconds) within the replay window of `nowMs`. */
+export function freshTimestamp(header: string | string[] | undefined, nowMs: number): boolean {
+  if (typeof header !== 'string' || !/^\d{1,12}$/.test(header)) return false;
+  return Math.abs(nowMs / 1000 - Number(header)) <= MAX_SKEW_SECONDS;
 }
 
 /**
@@ -47,7 +60,7 @@ export class SlackEventsReceiver implements Receiver {
   /** POST /slack/events on Candor's server. */
   route(): Route {
     return async (req, res) => {
-      if (new URL(req.url ?? '/', 'http://x').pathname !== SLACK_EVENTS_PATH) return false;
+      if (requestPath(req) !== SLACK_EVENTS_PATH) return false;
       if (req.method !== 'POST') {
         res.writeHead(405, { allow: 'POST' }).end();
         return true;
@@ -64,6 +77,11 @@ export class SlackEventsReceiver implements Receiver {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { logger } = this.options;
+    // Bolt refuses only stale timestamps; a request dated ahead of the clock (or not a time at all) is refused too.
+    if (!freshTimestamp(req.headers['x-slack-request-timestamp'], this.options.now?.() ?? Date.now())) {
+      logger.warn('Refused a request whose x-slack-request-timestamp is missing, malformed or more than 5 minutes off');
+      return http.buildNoBodyResponse(res, 401);
+    }
     let buffered;
     try {
       buffered = await http.parseAndVerifyHTTPRequest(
@@ -73,14 +91,18 @@ export class SlackEventsReceiver implements Receiver {
     } catch (error) {
       if (http.isRawBodyError(error) && (error.type === 'entity.too.large' || error.statusCode === 413))
         return http.buildNoBodyResponse(res, 413);
-      logger.warn(`Failed to parse and verify the request data: ${(error as Error).message}`);
+      logger.warn(`Failed to parse and verify the request data: ${describeError(error)}`);
       return http.buildNoBodyResponse(res, 401);
     }
     let body;
     try {
       body = http.parseHTTPRequestBody(buffered);
     } catch (error) {
-      logger.warn(`Malformed request body: ${(error as Error).message}`);
+      logger.warn(`Malformed request body: ${describeError(error)}`);
+      return http.buildNoBodyResponse(res, 400);
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      logger.warn('Malformed request body: not an object');
       return http.buildNoBodyResponse(res, 400);
     }
     if (body.ssl_check === '1') return http.buildSSLCheckResponse(res);
@@ -92,7 +114,7 @@ export class SlackEventsReceiver implements Receiver {
         try {
           await this.options.enqueue(parsed.question, retryNum);
         } catch (error) {
-          logger.error(`Could not store the question; not acknowledged, so Slack delivers it again: ${(error as Error).message}`);
+          logger.error(`Could not store the question; not acknowledged, so Slack delivers it again: ${describeError(error)}`);
           res.writeHead(503, { 'retry-after': '5' }).end();
           return;
         }
@@ -110,8 +132,15 @@ export class SlackEventsReceiver implements Receiver {
       await this.app?.processEvent({ body, ack: ack.bind(), retryNum, retryReason: http.extractRetryReasonFromHTTPRequest(req) });
       if (ack.storedResponse !== undefined) http.buildContentResponse(res, ack.storedResponse);
     } catch (error) {
-      logger.error(`Bolt could not process the event: ${(error as Error).message}`);
-      if (!res.headersSent) ack.ack();
+      logger.error(`Bolt could not process the event: ${describeError(error)}`);
+    }
+    // No listener acknowledged it (a payload of no type Bolt knows, or one that failed): answer now rather than
+    // leave Slack waiting for Bolt's 3-second timer.
+    if (!res.headersSent) {
+      ack.ack();
+      const known = typeof body.type === 'string' || typeof body.command === 'string';
+      if (!known) logger.warn('Malformed request body: a payload of no known type');
+      http.buildNoBodyResponse(res, known ? 200 : 400);
     }
   }
 }

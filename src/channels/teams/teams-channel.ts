@@ -1,12 +1,11 @@
 import {
   ActivityTypes,
-  CloudAdapter,
   ConfigurationBotFrameworkAuthentication,
   ConfigurationServiceClientCredentialFactory,
   type TurnContext,
 } from 'botbuilder';
 
-import { CandorError } from '../../errors.js';
+import { CandorError, describeError } from '../../errors.js';
 import type { Log } from '../../log.js';
 import { ATTR } from '../../telemetry/attributes.js';
 import { withTraceFrom } from '../../telemetry/trace-carrier.js';
@@ -16,8 +15,10 @@ import { startInboxWorker, type InboxWorker } from '../chat/inbox-worker.js';
 import { statusReply } from '../chat/status-reply.js';
 import type { Route } from '../http/api-routes.js';
 import { readJsonBody } from '../http/read-json-body.js';
+import { requestPath } from '../http/request-target.js';
+import { checkActivity } from './activity-envelope.js';
 import { CandorTeamsBot, toActivity, type TeamsReaction } from './candor-teams-bot.js';
-import { shimRequest, shimResponse } from './node-http-shim.js';
+import { answerTurn, InboxUnavailable, runTurn, TurnAdapter } from './run-turn.js';
 import { teamsEntry, teamsPayload, type TeamsEntry } from './teams-inbox.js';
 import { teamsReview } from './teams-review.js';
 
@@ -68,11 +69,11 @@ export function startTeamsChannel(host: ChatServices, options: TeamsChannelOptio
     anonymous ? {} : { MicrosoftAppId: settings.appId, MicrosoftAppTenantId: settings.tenantId },
     credentials,
   );
-  const adapter = new CloudAdapter(auth);
+  const adapter = new TurnAdapter(auth);
   adapter.onTurnError = async (_context, error) => {
     // A question that could not be stored must not be taken as delivered: the adapter answers 500.
     if (error instanceof InboxUnavailable) throw error;
-    host.log('error', 'teams: turn failed', { error: error.message });
+    host.log('error', 'teams: turn failed', { error: describeError(error) });
   };
   const deps = answerDeps(host);
   const appId = settings.appId ?? '';
@@ -94,8 +95,8 @@ export function startTeamsChannel(host: ChatServices, options: TeamsChannelOptio
           payload: teamsPayload(question, context, deps.userHashSalt),
         });
       } catch (error) {
-        host.log('error', 'teams: could not store a question; not acknowledged', { error: (error as Error).message });
-        throw new InboxUnavailable((error as Error).message);
+        host.log('error', 'teams: could not store a question; not acknowledged', { error: describeError(error) });
+        throw new InboxUnavailable(describeError(error));
       }
       if (fresh) worker?.wake();
       else host.log('info', 'duplicate delivery ignored', { channel: 'teams', eventId: question.inbound.eventId });
@@ -146,17 +147,17 @@ export function startTeamsChannel(host: ChatServices, options: TeamsChannelOptio
 
   const inFlight = new Set<Promise<unknown>>();
   const route: Route = async (req, res) => {
-    if (new URL(req.url ?? '/', 'http://x').pathname !== TEAMS_MESSAGES_PATH) return false;
+    if (requestPath(req) !== TEAMS_MESSAGES_PATH) return false;
     if (req.method !== 'POST') {
       res.writeHead(405, { allow: 'POST' }).end();
       return true;
     }
-    const body = await readJsonBody(req, host.config.http.maxBodyBytes);
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new CandorError('input_invalid', 'The body must be a Bot Framework activity (a JSON object).', { status: 400 });
-    }
-    // CloudAdapter authenticates (401), runs the turn (replies go to the activity's serviceUrl) and answers.
-    const turn = adapter.process(shimRequest(req, body as Record<string, unknown>), shimResponse(res), (context) => bot.run(context));
+    const checked = checkActivity(await readJsonBody(req, host.config.http.maxBodyBytes));
+    if (!checked.ok) throw new CandorError('input_invalid', `Not a Bot Framework activity (${checked.problem}).`, { status: 400 });
+    // The adapter authenticates (JWT) and runs the turn; how it ends is answered here, in one log line each.
+    const turn = runTurn(adapter, req.headers.authorization ?? '', checked.activity, (context) => bot.run(context)).then((outcome) =>
+      answerTurn(res, outcome, host.log),
+    );
     inFlight.add(turn);
     try {
       await turn;
@@ -178,12 +179,9 @@ export function startTeamsChannel(host: ChatServices, options: TeamsChannelOptio
   };
 }
 
-/** The inbox could not store a question: the turn must fail (500), so that the Bot Framework tries again. */
-class InboxUnavailable extends Error {}
-
 /** Sends one activity into a stored conversation, as a reply to the question; returns its id. */
 async function proactive(
-  adapter: CloudAdapter,
+  adapter: TurnAdapter,
   appId: string,
   q: TeamsEntry,
   activity: Parameters<TurnContext['sendActivity']>[0],
@@ -200,7 +198,7 @@ async function proactive(
 
 function typingIndicator(send: () => Promise<unknown>, delayMs: number, log: Log): () => Promise<void> {
   const timer = setTimeout(() => {
-    send().catch((error: unknown) => log('debug', 'teams: could not send typing', { error: (error as Error).message }));
+    send().catch((error: unknown) => log('debug', 'teams: could not send typing', { error: describeError(error) }));
   }, delayMs);
   return async () => clearTimeout(timer);
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATTR } from '../../../src/telemetry/attributes.js';
 import { waitFor } from '../fake-http.js';
 import { ingestFixture, rowsFor } from '../kb-fixture.js';
-import { BOT_USER, sendSigned, slackEvent, startSlackRig, type SlackRig } from './slack-harness.js';
+import { BOT_USER, sendSigned, sign, slackEvent, startSlackRig, TEAM, type SlackRig } from './slack-harness.js';
 
 let rig: SlackRig;
 let kb: { cleanup: () => void };
@@ -212,6 +212,38 @@ describe('Slack request verification', () => {
   it('rejects a correctly signed request older than five minutes with 401', async () => {
     const ev = slackEvent({ text: `<@${BOT_USER}> What does MediShield Life cover?` });
     await rejected(await sendSigned(rig.eventsUrl, ev.body, { timestamp: Math.floor(Date.now() / 1000) - 6 * 60 }), ev.eventId, 401);
+  });
+
+  it('rejects a correctly signed request dated more than five minutes ahead, or at no real time, with 401', async () => {
+    const ev = slackEvent({ text: `<@${BOT_USER}> What does MediShield Life cover?` });
+    await rejected(await sendSigned(rig.eventsUrl, ev.body, { timestamp: Math.floor(Date.now() / 1000) + 6 * 60 }), ev.eventId, 401);
+    for (const timestamp of ['Infinity', 'NaN', '1e10', '-1', '']) {
+      const res = await fetch(rig.eventsUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-slack-request-timestamp': timestamp, 'x-slack-signature': sign(ev.body, 0) },
+        body: ev.body,
+      });
+      expect(res.status, timestamp).toBe(401);
+    }
+  });
+
+  it.each([
+    ['null', 'null', 'application/json'],
+    ['an array', '[{"type":"event_callback"}]', 'application/json'],
+    ['a number', '42', 'application/json'],
+    ['an object of no known type', '{"hello":"world"}', 'application/json'],
+    ['a form payload of null', 'payload=null', 'application/x-www-form-urlencoded'],
+  ])('answers a correctly signed body that is %s with 400 at once', async (_name, body, contentType) => {
+    const res = await sendSigned(rig.eventsUrl, body, { contentType });
+    expect(res.status).toBe(400);
+  });
+
+  it('acknowledges a correctly signed event_callback without an event, and stores nothing', async () => {
+    const before = rig.logs.length;
+    const res = await sendSigned(rig.eventsUrl, JSON.stringify({ type: 'event_callback', event_id: 'Ev-no-event', team_id: TEAM }));
+    expect(res.status).toBe(200);
+    expect(await rowsFor(rig.app.store.db, 'slack', 'Ev-no-event')).toEqual([]);
+    expect(rig.logs.slice(before).some((l) => l.message.includes('not acknowledged within 3 seconds'))).toBe(false);
   });
 
   it('rejects a request without signature headers with 401', async () => {

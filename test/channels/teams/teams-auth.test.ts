@@ -58,13 +58,35 @@ describe('Teams with MICROSOFT_APP_ID set', () => {
   });
 
   // A well-formed token makes botbuilder fetch Bot Framework's signing keys from
-  // login.botframework.com: offline (as here) that fails and the request gets 500;
-  // online the signature check fails and it gets 401. Either way nothing is answered.
+  // login.botframework.com: offline (as here) that fails, and the request gets 503 (the
+  // token could not be checked: try again); online the signature check fails and it gets
+  // 401. Either way nothing is answered.
   it('never answers an activity with a forged JWT', async () => {
     const { activity, id, conversationId } = teamsActivity(rig.connector.url, { text: 'What does MediShield Life cover?' });
     const res = await post(rig.messagesUrl, activity, { authorization: `Bearer ${forgedJwt()}` });
-    expect(res.status).toBe(500);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('5');
     expect(rig.connector.calls).toEqual([]);
     expect(await rowsFor(rig.app.store.db, 'teams', `${conversationId}|${id}`)).toEqual([]);
+  });
+
+  it.each([
+    ['{}', {}],
+    [
+      'no type',
+      { serviceUrl: 'http://127.0.0.1:9/', channelId: 'msteams', conversation: { id: 'c' }, from: { id: 'u' }, recipient: { id: 'b' } },
+    ],
+    ['a type that is not a string', { type: 7 }],
+    ['an array', [{ type: 'message' }]],
+    ['null', null],
+    ['text that is not a string', { type: 'message', text: { a: 1 } }],
+  ])('answers a malformed activity (%s) with 400 before checking any token', async (_name, body) => {
+    const before = rig.logs.length;
+    const res = await post(rig.messagesUrl, body, { authorization: `Bearer ${forgedJwt()}` });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('input_invalid');
+    // No authentication was attempted (it would have logged that the token could not be checked).
+    expect(rig.logs.slice(before).map((l) => l.message)).toEqual([]);
+    expect(rig.connector.calls).toEqual([]);
   });
 });

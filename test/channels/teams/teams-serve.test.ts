@@ -35,7 +35,12 @@ describe('candor serve with Teams settings', () => {
       const url = await run.serving();
       expect(run.stderr()).toContain('channels: http, teams (/api/messages))');
       expect(run.stderr()).not.toContain('WITHOUT authentication');
-      expect((await post(`${url}/api/messages`, { type: 'message', text: 'hi' })).status).toBe(401);
+      const { activity } = teamsActivity('http://127.0.0.1:9', { text: 'hi' });
+      expect((await post(`${url}/api/messages`, activity)).status).toBe(401);
+      // One JSON line says why; botbuilder's stack trace never reaches stderr.
+      expect(run.stderr()).toContain('"message":"teams: request not authenticated"');
+      expect(run.stderr()).not.toMatch(/^\s+at /m);
+      expect((await post(`${url}/api/messages`, { type: 'message', text: 'hi' })).status).toBe(400);
     } finally {
       run.child.kill('SIGTERM');
     }
