@@ -82,10 +82,12 @@ export async function reviewCommand(app: Candor, args: ReviewArgs, out: Out): Pr
       const name = args.values.as;
       if (!idText || !task || !value || !name)
         throw new CandorError('input_invalid', 'Usage: candor review label SAMPLE_ID TASK LABEL --as NAME [--remove]');
-      if (review.reviewers.length > 0 && !isReviewer(review.reviewers, 'cli', name)) {
+      if (!isReviewer(review.reviewers, 'cli', name)) {
         throw new CandorError(
           'input_invalid',
-          `"${name}" is not a configured reviewer (CANDOR_REVIEWERS); ask whoever runs Candor to add cli:${name}.`,
+          review.reviewers.length === 0
+            ? `No reviewers are configured, so no label counts; ask whoever runs Candor to set CANDOR_REVIEWERS=cli:${name}.`
+            : `"${name}" is not a configured reviewer (CANDOR_REVIEWERS); ask whoever runs Candor to add cli:${name}.`,
         );
       }
       const label = parseLabel(value, task, review.tasks);

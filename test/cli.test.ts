@@ -259,6 +259,13 @@ describe('candor CLI', () => {
     const stranger = await candor(['review', 'label', id, 'abstention', 'correct', '--as', 'mallory'], env);
     expect(stranger.code).toBe(1);
     expect(stranger.stderr).toContain('"mallory" is not a configured reviewer');
+    // A Slack reviewer's id typed as a terminal name is not that reviewer: the terminal needs its own cli: entry.
+    const impostor = await candor(['review', 'label', id, 'abstention', 'correct', '--as', 'slack:UALICE'], {
+      ...env,
+      CANDOR_REVIEWERS: 'slack:UALICE',
+    });
+    expect(impostor.code).toBe(1);
+    expect(impostor.stderr).toContain('add cli:slack:UALICE');
     const bad = await candor(['review', 'label', id, 'abstention', 'maybe', '--as', 'alice'], env);
     expect(bad.stderr).toContain('Allowed — abstention: correct / incorrect');
 

@@ -124,7 +124,11 @@ export function withEmoji(
   return out;
 }
 
-/** Whether a platform user counts as a reviewer: listed as "platform:id" or as the bare id. */
+/**
+ * Whether a user counts as a reviewer: listed as "platform:id", or, for a chat platform, as the bare id. A
+ * terminal name is anything typed after --as, so only its exact "cli:NAME" entry counts (never a chat id typed
+ * as a name). No reviewers configured means nobody's labels count.
+ */
 export function isReviewer(reviewers: readonly string[], platform: string, userId: string): boolean {
-  return reviewers.includes(`${platform}:${userId}`) || reviewers.includes(userId);
+  return reviewers.includes(`${platform}:${userId}`) || (platform !== 'cli' && reviewers.includes(userId));
 }

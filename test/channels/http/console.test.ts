@@ -103,6 +103,25 @@ describe('the console', () => {
       expect((await get('/', { cookie })).status).toBe(200);
     });
 
+    it('a session cookie with malformed percent-encoding is refused (401), not an error', async () => {
+      const res = await get('/', { cookie: 'candor_console=%E0%A4%A' });
+      expect(res.status).toBe(401);
+      expect(await res.text()).toContain('<form');
+    });
+
+    it('throttles sign-in per client: after ten failures in a minute even the right token waits (429), then works', async () => {
+      now += 120_000; // a window of its own: the failures of the tests above have left it
+      for (let i = 0; i < 10; i++) expect((await login(`wrong-token-number-${i}`)).status).toBe(401);
+      const refused = await login(TOKEN);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await get('/', bearer)).status).toBe(429);
+      // A request with no credentials is not an attempt: it still gets the sign-in form.
+      expect((await get('/')).status).toBe(401);
+      now += 61_000;
+      expect((await login(TOKEN)).status).toBe(303);
+    });
+
     it('is off (404, saying how to turn it on) when neither a token nor basic auth is configured, even for the right token', async () => {
       const res = await get('/', bearer, off.url);
       expect(res.status).toBe(404);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { parseLabel, REVIEW_TASKS, tasksFor } from '../../../src/core/review/review-tasks.js';
+import { isReviewer, parseLabel, REVIEW_TASKS, tasksFor } from '../../../src/core/review/review-tasks.js';
 
 describe('review tasks', () => {
   it('writes out criteria for every outcome of every task', () => {
@@ -25,5 +25,21 @@ describe('review tasks', () => {
     expect(bad.ok).toBe(false);
     expect(!bad.ok && bad.message).toContain('abstention: correct / incorrect');
     expect(parseLabel('correct', 'vibes')).toMatchObject({ ok: false, message: expect.stringContaining('Unknown task "vibes"') });
+  });
+});
+
+describe('isReviewer', () => {
+  it('counts a chat user listed with its platform or bare, and a terminal name only as its exact cli: entry', () => {
+    const reviewers = ['slack:UALICE', 'UBOB', 'cli:carol'];
+    expect(isReviewer(reviewers, 'slack', 'UALICE')).toBe(true);
+    expect(isReviewer(reviewers, 'slack', 'UBOB')).toBe(true);
+    expect(isReviewer(reviewers, 'cli', 'carol')).toBe(true);
+    // A chat id typed after --as is a name, not that user.
+    expect(isReviewer(reviewers, 'cli', 'slack:UALICE')).toBe(false);
+    expect(isReviewer(reviewers, 'cli', 'UBOB')).toBe(false);
+    expect(isReviewer(reviewers, 'teams', 'UALICE')).toBe(false);
+  });
+  it('counts nobody when no reviewers are configured', () => {
+    for (const platform of ['slack', 'teams', 'cli']) expect(isReviewer([], platform, 'anyone')).toBe(false);
   });
 });

@@ -8,8 +8,11 @@ export const SESSION_COOKIE = 'candor_console';
 /** A console session lasts a working day; then the token is asked for again. */
 export const SESSION_SECONDS = 12 * 3600;
 
-/** Who is looking: a basic-auth user, or "token" for the shared token (form login or Bearer). */
-export type Viewer = { readonly ok: true; readonly user: string } | { readonly ok: false };
+/**
+ * Who is looking: a basic-auth user, or "token" for the shared token (form login or Bearer). A refusal says
+ * whether credentials were presented (and were wrong), which is what sign-in throttling counts.
+ */
+export type Viewer = { readonly ok: true; readonly user: string } | { readonly ok: false; readonly presented: boolean };
 
 /**
  * Checks a request's credentials against the settings: `Authorization: Bearer`,
@@ -18,11 +21,13 @@ export type Viewer = { readonly ok: true; readonly user: string } | { readonly o
  * replica accepts them and changing the token ends them all.
  */
 export function authenticate(req: IncomingMessage, settings: ConsoleSettings, nowMs: number): Viewer {
-  if (!settings.enabled) return { ok: false };
+  if (!settings.enabled) return { ok: false, presented: false };
   const header = req.headers.authorization ?? '';
   const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
   if (bearer !== undefined)
-    return settings.token !== undefined && sameSecret(bearer, settings.token) ? { ok: true, user: 'token' } : { ok: false };
+    return settings.token !== undefined && sameSecret(bearer, settings.token)
+      ? { ok: true, user: 'token' }
+      : { ok: false, presented: true };
   const basic = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header)?.[1];
   if (basic !== undefined) {
     const decoded = Buffer.from(basic, 'base64').toString('utf8');
@@ -30,12 +35,18 @@ export function authenticate(req: IncomingMessage, settings: ConsoleSettings, no
     const password = decoded.slice(decoded.indexOf(':') + 1);
     // Every configured user is compared, so the time taken does not tell which user names exist.
     const match = settings.basicAuth.filter((u) => sameSecret(`${user}:${password}`, `${u.user}:${u.password}`));
-    return match.length > 0 ? { ok: true, user } : { ok: false };
+    return match.length > 0 ? { ok: true, user } : { ok: false, presented: true };
   }
   const session = readCookie(req.headers.cookie, SESSION_COOKIE);
-  if (session !== undefined && settings.token !== undefined && validSession(session, settings.token, nowMs))
-    return { ok: true, user: 'token' };
-  return { ok: false };
+  if (session === undefined || settings.token === undefined) return { ok: false, presented: false };
+  const state = sessionState(session, settings.token, nowMs);
+  // An expired session is an honest one that ran out; only a forged one counts as a failed sign-in.
+  return state === 'valid' ? { ok: true, user: 'token' } : { ok: false, presented: state === 'forged' };
+}
+
+/** Whether a request carries credentials of its own (an Authorization header or a session cookie). */
+export function presentsCredentials(req: IncomingMessage): boolean {
+  return req.headers.authorization !== undefined || readCookie(req.headers.cookie, SESSION_COOKIE) !== undefined;
 }
 
 /** The cookie value the login form sets once the token was right. */
@@ -48,10 +59,10 @@ export function tokenMatches(given: string, settings: ConsoleSettings): boolean 
   return settings.token !== undefined && sameSecret(given, settings.token);
 }
 
-function validSession(value: string, token: string, nowMs: number): boolean {
+function sessionState(value: string, token: string, nowMs: number): 'valid' | 'expired' | 'forged' {
   const [expires = '', signature = ''] = value.split('.');
-  if (!/^\d{1,12}$/.test(expires) || Number(expires) * 1000 < nowMs) return false;
-  return sameSecret(signature, sign(token, expires));
+  if (!/^\d{1,12}$/.test(expires) || !sameSecret(signature, sign(token, expires))) return 'forged';
+  return Number(expires) * 1000 < nowMs ? 'expired' : 'valid';
 }
 
 function sign(token: string, payload: string): string {
@@ -64,7 +75,13 @@ function sign(token: string, payload: string): string {
 export function readCookie(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {
     const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === name) return decodeURIComponent(part.slice(at + 1).trim());
+    if (at > 0 && part.slice(0, at).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(at + 1).trim());
+      } catch {
+        return ''; // malformed percent-encoding: a cookie that is there but cannot be a session
+      }
+    }
   }
   return undefined;
 }

@@ -4,9 +4,18 @@ import type { Ask } from '../../../ask/ask-service.js';
 import type { ConsoleReads } from '../../../console/console-reads.js';
 import { CandorError } from '../../../errors.js';
 import type { Route } from '../api-routes.js';
+import { requestUrl } from '../request-target.js';
 import { agreementPage } from './agreement-page.js';
 import { askPage } from './ask-page.js';
-import { authenticate, newSession, sameOrigin, SESSION_COOKIE, SESSION_SECONDS, tokenMatches } from './console-auth.js';
+import {
+  authenticate,
+  newSession,
+  presentsCredentials,
+  sameOrigin,
+  SESSION_COOKIE,
+  SESSION_SECONDS,
+  tokenMatches,
+} from './console-auth.js';
 import type { ConsoleSettings } from './console-settings.js';
 import { CONSOLE_CSS } from './console-style.js';
 import { gapsPage } from './gaps-page.js';
@@ -16,6 +25,7 @@ import { layout, NAV } from './layout.js';
 import { consoleOffPage, loginPage } from './login-page.js';
 import { overviewPage } from './overview-page.js';
 import { reviewPage } from './review-page.js';
+import { signInThrottle } from './sign-in-throttle.js';
 
 export interface ConsoleDeps {
   /** The store's reads, as functions (the console holds no database handle). */
@@ -46,8 +56,9 @@ const SECURITY_HEADERS = {
  */
 export function consoleRoutes(deps: ConsoleDeps): Route {
   const now = deps.now ?? Date.now;
+  const throttle = signInThrottle(now);
   return async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
+    const url = requestUrl(req);
     const path = url.pathname;
     const detail = /^\/interactions\/(\d{1,15})$/.exec(path);
     if (!PAGES.has(path) && !detail) return false;
@@ -57,7 +68,16 @@ export function consoleRoutes(deps: ConsoleDeps): Route {
     const reading = method === 'GET' || method === 'HEAD';
     if (!reading && method !== 'POST') return send(res, 405, 'Method not allowed', 'text/plain; charset=utf-8', { allow: 'GET, POST' });
     if (method === 'POST' && !sameOrigin(req)) return send(res, 403, 'Cross-site form posts are refused.', 'text/plain; charset=utf-8');
+    const client = req.socket.remoteAddress ?? 'unknown';
+    const signingIn = path === '/login' && method === 'POST';
+    const wait = throttle.retryAfter(client);
+    if (wait > 0 && (signingIn || presentsCredentials(req))) {
+      return send(res, 429, 'Too many failed sign-ins from this address; try again in a minute.', 'text/plain; charset=utf-8', {
+        'retry-after': String(wait),
+      });
+    }
     const viewer = authenticate(req, deps.settings, now());
+    if (!viewer.ok && viewer.presented) throttle.failed(client);
     const next = `${path}${url.search}`;
 
     if (path === '/login') {
@@ -67,7 +87,10 @@ export function consoleRoutes(deps: ConsoleDeps): Route {
           ? redirect(res, safeNext(url.searchParams.get('next')))
           : send(res, 200, loginPage(safeNext(url.searchParams.get('next')), false));
       const form = await readForm(req, deps.maxBodyBytes);
-      if (!tokenMatches(form.get('token') ?? '', deps.settings)) return send(res, 401, loginPage(safeNext(form.get('next')), true));
+      if (!tokenMatches(form.get('token') ?? '', deps.settings)) {
+        throttle.failed(client);
+        return send(res, 401, loginPage(safeNext(form.get('next')), true));
+      }
       const secure = req.headers['x-forwarded-proto'] === 'https' ? '; Secure' : '';
       res.setHeader(
         'set-cookie',
