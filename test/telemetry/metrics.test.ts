@@ -5,6 +5,7 @@ import { parse } from 'yaml';
 import { apiRoutes } from '../../src/channels/http/api-routes.js';
 import { startHttpServer, type RunningServer } from '../../src/channels/http/http-server.js';
 import { metricsRoute } from '../../src/channels/http/metrics-route.js';
+import { processErrorHandlers } from '../../src/guard-process.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
 import { buildCandor, type Candor } from '../../src/main.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
@@ -37,6 +38,8 @@ describe('GET /metrics', () => {
       });
     await ask('How many days of annual leave do full-time staff receive?');
     await ask('What does ADR-0050 say about parking?');
+    // What serve's process guard does with a rejection nobody awaited.
+    processErrorHandlers({ log: () => undefined, fatal: () => undefined }).onRejection(new Error('lost'));
     const response = await fetch(`${server.url}/metrics`);
     expect(response.status).toBe(200);
     scraped = await response.text();
@@ -51,6 +54,7 @@ describe('GET /metrics', () => {
     expect(scraped).toMatch(/^candor_asks_total\{[^}]*decision="answer"[^}]*reason="none"[^}]*channel="http"[^}]*\} 1$/m);
     expect(scraped).toMatch(/^candor_asks_total\{[^}]*decision="abstain"[^}]*reason="unknown_entity"[^}]*\} 1$/m);
     expect(scraped).toMatch(/^candor_ask_duration_bucket\{[^}]*le="25"[^}]*\} \d+$/m);
+    expect(scraped).toMatch(/^candor_process_errors_total\{[^}]*kind="unhandled_rejection"[^}]*\} 1$/m);
     expect(scraped).not.toContain('annual leave'); // no user text in metrics
   });
 
