@@ -46,7 +46,7 @@ export async function buildCandor(config: Config, options: BuildOptions = {}): P
         });
   let store: Store;
   try {
-    store = await openStore({ ...config.store, ...(options.purpose ? { purpose: options.purpose } : {}) });
+    store = await openStore({ ...config.store, log, ...(options.purpose ? { purpose: options.purpose } : {}) });
   } catch (error) {
     await telemetry?.shutdown();
     throw error;

@@ -6,6 +6,7 @@ import { startSlackChannel } from './channels/slack/slack-channel.js';
 import { startTeamsChannel } from './channels/teams/teams-channel.js';
 import { createChatServices } from './chat-services.js';
 import { createConsoleReads } from './console/console-reads.js';
+import { describeError } from './errors.js';
 import { guardProcess } from './guard-process.js';
 import type { Candor } from './main.js';
 import { startReviewSchedules } from './review/review-schedules.js';
@@ -57,11 +58,17 @@ export async function serve(app: Candor): Promise<void> {
   }
   const shutdown = async (signal: string, exitCode = 0) => {
     app.log(exitCode === 0 ? 'info' : 'error', 'shutting down', { signal });
-    schedules.stop();
-    await running.stop();
-    await slack?.stop();
-    await teams?.stop();
-    await app.close();
+    try {
+      schedules.stop();
+      await running.stop();
+      await slack?.stop();
+      await teams?.stop();
+      await app.close();
+    } catch (error) {
+      // Exit all the same (a store on a failed disk may not close cleanly; the next start replays its WAL).
+      app.log('error', 'shutdown did not finish cleanly', { error: describeError(error) });
+      process.exit(exitCode || 1);
+    }
     process.exit(exitCode);
   };
   // EX_SOFTWARE: the supervisor (Kubernetes, compose, systemd) starts a clean process.

@@ -9,8 +9,12 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 
 import { CandorError } from '../errors.js';
+import type { Log } from '../log.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { openDurablePglite } from './durable-pglite.js';
+import { PgliteGuard } from './pglite-guard.js';
 import * as schema from './schema.js';
+import { probeWrite } from './write-probe.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -23,7 +27,11 @@ export interface Store {
    * with the holder's connection, so a crashed replica never keeps it.
    */
   withTryLock<T>(name: string, fn: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }>;
-  /** Resolves when the database answers a trivial query; throws with why otherwise. */
+  /**
+   * Resolves when the database can take a write now; throws with why otherwise. PostgreSQL: a
+   * trivial query. PGlite: its folder takes a new page-sized file (a full or read-only disk still
+   * answers `select 1`) and the instance answers (reopening it if a failed write stopped it).
+   */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -37,6 +45,8 @@ export interface StoreOptions {
   readonly poolSize?: number;
   /** What this process is doing with an embedded folder, for the lock note another process reads. @default 'candor' */
   readonly purpose?: string;
+  /** Where the embedded store says it stopped or reopened after a failed write. */
+  readonly log?: Log;
 }
 
 const MIGRATIONS = fileURLToPath(new URL('../../migrations', import.meta.url));
@@ -46,7 +56,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   try {
     return options.databaseUrl
       ? await openPostgres(options.databaseUrl, options.poolSize ?? 10)
-      : await openPglite(options.dataDir, options.purpose ?? 'candor');
+      : await openPglite(options.dataDir, options.purpose ?? 'candor', options.log);
   } catch (cause) {
     if (cause instanceof CandorError) throw cause;
     const where = options.databaseUrl ? 'the PostgreSQL server in DATABASE_URL' : `the embedded database in ${options.dataDir}`;
@@ -54,22 +64,28 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   }
 }
 
-async function openPglite(dataDir: string, purpose: string): Promise<Store> {
+async function openPglite(dataDir: string, purpose: string, log: Log | undefined): Promise<Store> {
   const inMemory = dataDir.startsWith('memory://');
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
-  const lock = inMemory ? null : lockDataDir(dataDir, purpose);
+  const lock = inMemory ? null : await lockDataDir(dataDir, purpose);
   let client: PGlite;
   try {
-    client = await PGlite.create(dataDir);
+    client = inMemory ? await PGlite.create(dataDir) : await openDurablePglite(dataDir);
   } catch (error) {
     lock?.release();
     throw error;
   }
-  const db = drizzlePglite(client, { schema });
+  const where = `the embedded database in ${dataDir}`;
+  const reopen = async () => {
+    await probeWrite(dataDir); // a read-only or full folder: not worth starting PostgreSQL to find out
+    return openDurablePglite(dataDir);
+  };
+  const guard = new PgliteGuard(client, { where, log, ...(inMemory ? {} : { reopen }) });
+  const db = drizzlePglite(guard as unknown as PGlite, { schema });
   try {
     await migratePglite(db, { migrationsFolder: MIGRATIONS });
   } catch (error) {
-    await client.close().catch(() => undefined);
+    await guard.close(true).catch(() => undefined);
     lock?.release();
     throw error;
   }
@@ -78,7 +94,10 @@ async function openPglite(dataDir: string, purpose: string): Promise<Store> {
   return {
     db: db as unknown as Db,
     kind: 'pglite',
-    ping: async () => void (await client.query('select 1')),
+    async ping() {
+      if (!inMemory) await probeWrite(dataDir);
+      await guard.query('select 1');
+    },
     async withTryLock(name, fn) {
       if (held.has(name)) return { ran: false };
       held.add(name);
@@ -90,7 +109,14 @@ async function openPglite(dataDir: string, purpose: string): Promise<Store> {
     },
     async close() {
       try {
-        await client.close();
+        // On a folder that no longer takes writes, a clean close (a checkpoint) would fail or hang: the next start replays the WAL.
+        const writable =
+          inMemory ||
+          (await probeWrite(dataDir).then(
+            () => true,
+            () => false,
+          ));
+        await guard.close(writable);
       } finally {
         lock?.release();
       }
