@@ -93,7 +93,12 @@ export async function main(argv: string[]): Promise<number> {
     case 'ingest':
       if (args.positionals.length === 0) return usage('ingest needs at least one PATH');
       return withApp(config, purpose, async (app) => {
-        const summary = await ingestPaths(app.store.db, args.positionals, { kb, onProgress: progress, ...extraction(app) });
+        const summary = await ingestPaths(app.store.db, args.positionals, {
+          kb,
+          onProgress: progress,
+          limits: app.config.ingest,
+          ...extraction(app),
+        });
         const embeddings = await embedAfterIngest(app, kb);
         printIngest(embeddings.summary ? { ...summary, embeddings: embeddings.summary } : summary, args.values.json);
         // a file that could not be read fails the run (the rest of the batch is stored all the same)
@@ -179,7 +184,7 @@ async function ensureExampleKb(app: Candor, kb: string): Promise<void> {
   const status = await kbStatus(app.store.db, kb);
   if (status && status.facts > 0) return;
   progress(`knowledge base "${kb}" is empty: ingesting the example documents in ${EXAMPLE_KB.join(', ')}`);
-  const summary = await ingestPaths(app.store.db, EXAMPLE_KB, { kb, onProgress: progress, ...extraction(app) });
+  const summary = await ingestPaths(app.store.db, EXAMPLE_KB, { kb, onProgress: progress, limits: app.config.ingest, ...extraction(app) });
   printIngest(summary, false, process.stderr);
   await embedAfterIngest(app, kb);
 }

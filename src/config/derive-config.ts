@@ -13,6 +13,14 @@ export function deriveConfig(s: Settings, problems: Problem[]) {
   return {
     store: { databaseUrl: s.DATABASE_URL, dataDir: s.CANDOR_DATA_DIR },
     kb: { defaultName: s.CANDOR_KB, factExtraction: s.CANDOR_FACT_EXTRACTION },
+    /** Per-file limits of `candor ingest` (IngestLimits): pass as `ingestPaths(…, { limits: config.ingest })`. */
+    ingest: {
+      maxFileBytes: s.CANDOR_INGEST_MAX_FILE_BYTES,
+      maxDocxBytes: s.CANDOR_INGEST_MAX_DOCX_BYTES,
+      maxPdfPages: s.CANDOR_INGEST_MAX_PDF_PAGES,
+      maxParseMb: s.CANDOR_INGEST_MAX_PARSE_MB,
+      parseTimeoutMs: s.CANDOR_INGEST_PARSE_TIMEOUT_MS,
+    },
     http: {
       host: s.HOST,
       port: s.PORT,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { consoleSettingsShape } from '../channels/http/console/console-settings.js';
+import { DEFAULT_INGEST_LIMITS as INGEST } from '../kb/ingest-limits.js';
 import { otelSettingsShape } from '../telemetry/otel-settings.js';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -65,6 +66,12 @@ export const settingsSchema = z.object({
   MICROSOFT_APP_TENANT_ID: z.string().min(1).optional(),
   MICROSOFT_APP_TYPE: z.enum(['MultiTenant', 'SingleTenant', 'UserAssignedMSI']).default('MultiTenant'),
   CANDOR_TEAMS_ALLOW_ANONYMOUS: bool.default(false),
+  // Ingestion: per-file limits (src/kb/ingest-limits.ts); a file over one fails alone, the rest of the batch is stored.
+  CANDOR_INGEST_MAX_FILE_BYTES: z.coerce.number().int().min(1).max(1_073_741_824).default(INGEST.maxFileBytes),
+  CANDOR_INGEST_MAX_DOCX_BYTES: z.coerce.number().int().min(65_536).default(INGEST.maxDocxBytes),
+  CANDOR_INGEST_MAX_PDF_PAGES: z.coerce.number().int().min(1).default(INGEST.maxPdfPages),
+  CANDOR_INGEST_MAX_PARSE_MB: z.coerce.number().int().min(32).default(INGEST.maxParseMb),
+  CANDOR_INGEST_PARSE_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(INGEST.parseTimeoutMs),
   // The durable inbox of chat questions.
   CANDOR_INBOX_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
   CANDOR_INBOX_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),

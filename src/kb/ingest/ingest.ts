@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 
 import type { Db } from '../../store/open-store.js';
 import { documents, facts, kbVersions, knowledgeBases } from '../../store/schema.js';
+import { withDefaults, type IngestLimits } from '../ingest-limits.js';
 import { TypeTally, type CountsByType } from './ingest-report.js';
 import { fileTypeOf, listSourceFiles, readSourceDocument, type NewFact, type Skipped, type SourceDocument } from './read-sources.js';
 
@@ -15,7 +16,7 @@ export interface IngestSummary {
   readonly retiredFacts: number;
   /** Files left out on purpose (unsupported type, scanned PDF without text), and lines or pages left out of read files. */
   readonly skipped: readonly Skipped[];
-  /** Files that could not be read (corrupt, encrypted or truncated PDFs, binary text, too large); the rest of the batch is stored. */
+  /** Files that could not be read (corrupt, encrypted or truncated documents, not text, over a limit); the rest of the batch is stored. */
   readonly errors: readonly Skipped[];
   /** Files, facts stored, table rows, skipped items and errors per file type. */
   readonly byType: CountsByType;
@@ -33,6 +34,8 @@ export interface IngestOptions {
    * Absent: sentence splitting. Not applied to ready-made facts (.jsonl).
    */
   readonly extractFacts?: (passage: { readonly heading: string | null; readonly text: string }) => Promise<readonly string[]>;
+  /** Per-file limits (config `ingest`); a file over one fails alone. @default DEFAULT_INGEST_LIMITS (src/kb/ingest-limits.ts) */
+  readonly limits?: Partial<IngestLimits>;
 }
 
 const BATCH = 500;
@@ -50,8 +53,9 @@ export async function ingestPaths(db: Db, paths: readonly string[], options: Ing
   for (const entry of skipped) tally.left(entry, 'skipped');
   const errors: Skipped[] = [];
   const docs: SourceDocument[] = [];
+  const limits = withDefaults(options.limits);
   for (const [i, file] of files.entries()) {
-    const outcome = await readSourceDocument(file).catch((error: unknown) => ({
+    const outcome = await readSourceDocument(file, limits).catch((error: unknown) => ({
       kind: 'error' as const,
       reason: (error as Error).message,
     }));

@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 
+import { DEFAULT_INGEST_LIMITS, describeLimit, formatBytes, type IngestLimits } from '../ingest-limits.js';
+import { decodeText } from '../parse/decode-text.js';
 import { formatFromPath, parseDocument, type DocumentFormat, type ParsedDocument } from '../parse/index.js';
-import { binaryFormatFromPath, parseBinaryDocument, type BinaryFormat } from '../parse/parse-binary.js';
+import { binaryFormatFromPath, type BinaryFormat } from '../parse/parse-binary.js';
+import { parseInWorker } from './parse-in-worker.js';
 
 /** What a file is read as: a text format, a binary document format, or ready-made facts. */
 export type FileType = DocumentFormat | BinaryFormat | 'jsonl';
@@ -43,8 +46,6 @@ export interface Skipped {
   readonly reason: string;
 }
 
-/** Files larger than this are refused: a KB document this big is almost surely a mistake. @default 50 MiB */
-export const MAX_FILE_BYTES = 50 * 1024 * 1024;
 const FACT_LINE = z.object({
   id: z.string().min(1).max(512),
   text: z.string().trim().min(1).max(20_000),
@@ -109,25 +110,58 @@ export function fileTypeOf(path: string): FileType | null {
 }
 
 /**
- * Reads and splits one file. Expected failures (oversized, binary where text
- * was expected, encrypted, corrupt or truncated documents, scans without
- * text) are outcomes with a message naming the problem; only I/O errors throw.
+ * Reads and splits one file within the limits. Expected failures (over a limit, binary where text was
+ * expected, encrypted, corrupt or truncated documents, scans without text) are outcomes with a message naming
+ * the problem, and the limit's setting where a limit was passed; only I/O errors throw.
  */
-export async function readSourceDocument({ file, key: path }: SourceFile): Promise<ReadOutcome> {
+export async function readSourceDocument(
+  { file, key: path }: SourceFile,
+  limits: IngestLimits = DEFAULT_INGEST_LIMITS,
+): Promise<ReadOutcome> {
   const type = fileTypeOf(file);
   if (type === null) return { kind: 'error', type: 'text', reason: 'unsupported file type' };
-  const bytes = readFileSync(file);
-  if (bytes.length > MAX_FILE_BYTES) return { kind: 'error', type, reason: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB` };
+  const read = readAtMost(file, limits.maxFileBytes);
+  if (!read.ok) {
+    const limit = describeLimit('maxFileBytes', limits.maxFileBytes, formatBytes(limits.maxFileBytes));
+    return { kind: 'error', type, reason: `${read.size}, larger than ${limit}` };
+  }
+  const bytes = read.bytes;
   const hash = createHash('sha256').update(bytes).digest('hex');
   if (type === 'pdf' || type === 'docx') {
-    const read = await parseBinaryDocument(bytes, type);
-    if (!read.ok) return { kind: read.skipped ? 'skipped' : 'error', type, reason: read.reason };
-    return { kind: 'document', doc: toSourceDocument(path, type, hash, read.doc, read.notes) };
+    const parsed = await parseInWorker(bytes, type, limits);
+    if (!parsed.ok) return { kind: parsed.skipped ? 'skipped' : 'error', type, reason: parsed.reason };
+    return { kind: 'document', doc: toSourceDocument(path, type, hash, parsed.doc, parsed.notes) };
   }
-  if (bytes.includes(0)) return { kind: 'error', type, reason: 'binary content (NUL bytes), not text' };
-  const content = bytes.toString('utf8');
-  if (type === 'jsonl') return { kind: 'document', doc: { path, type, hash, rows: 0, ...readFactLines(content, path) } };
-  return { kind: 'document', doc: toSourceDocument(path, type, hash, parseDocument(content, type), []) };
+  const content = decodeText(bytes);
+  if (!content.ok) return { kind: 'error', type, reason: content.reason };
+  if (type === 'jsonl') return { kind: 'document', doc: { path, type, hash, rows: 0, ...readFactLines(content.text, path) } };
+  return { kind: 'document', doc: toSourceDocument(path, type, hash, parseDocument(content.text, type), []) };
+}
+
+const READ_CHUNK = 1024 * 1024;
+
+/**
+ * The file's bytes, or its size when it is over `maxBytes`: the size is looked at before anything is read,
+ * and a file that grows while it is read is stopped one byte past the limit.
+ */
+function readAtMost(file: string, maxBytes: number): { ok: true; bytes: Buffer } | { ok: false; size: string } {
+  const fd = openSync(file, 'r');
+  try {
+    const { size } = fstatSync(fd);
+    if (size > maxBytes) return { ok: false, size: formatBytes(size) };
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK, maxBytes + 1 - total));
+      const read = readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) return { ok: true, bytes: Buffer.concat(chunks, total) };
+      chunks.push(chunk.subarray(0, read));
+      total += read;
+      if (total > maxBytes) return { ok: false, size: `more than ${formatBytes(maxBytes)} (it grew while being read)` };
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Facts with their source locators: "file.pdf › p. 6 › Table A > Limits", "guide.md › Claims". */

@@ -1,7 +1,8 @@
+import type { IngestLimits } from '../ingest-limits.js';
 import { parseHtml } from './parse-html.js';
 import { parsePdf } from './parse-pdf.js';
-import { docxToHtml } from './read-docx.js';
-import { readPdfText } from './read-pdf.js';
+import { docxToHtml, loadMammoth } from './read-docx.js';
+import { loadPdfJs, readPdfText } from './read-pdf.js';
 import type { ParsedDocument } from './types.js';
 
 export type BinaryFormat = 'pdf' | 'docx';
@@ -24,13 +25,25 @@ export function binaryFormatFromPath(path: string): BinaryFormat | null {
   return dot <= 0 ? null : (EXTENSIONS[name.slice(dot + 1).toLowerCase()] ?? null);
 }
 
-/** PDF through pdf.js and the PDF layout reader; .docx through mammoth and the HTML reader. */
-export async function parseBinaryDocument(bytes: Buffer, format: BinaryFormat): Promise<BinaryParse> {
+/** Loads the library a format is read with, ahead of reading, so that what reading costs can be told apart. */
+export async function loadReader(format: BinaryFormat): Promise<void> {
+  await (format === 'pdf' ? loadPdfJs() : loadMammoth());
+}
+
+/**
+ * PDF through pdf.js and the PDF layout reader; .docx through mammoth and the HTML reader. The page and
+ * inflated-size limits apply here; memory and time are bounded by running this in a worker (parse-in-worker.ts).
+ */
+export async function parseBinaryDocument(
+  bytes: Buffer,
+  format: BinaryFormat,
+  limits: Pick<IngestLimits, 'maxDocxBytes' | 'maxPdfPages'>,
+): Promise<BinaryParse> {
   if (format === 'docx') {
-    const html = await docxToHtml(bytes);
+    const html = await docxToHtml(bytes, limits);
     return html.ok ? { ok: true, doc: parseHtml(html.html), notes: html.warnings } : { ok: false, skipped: false, reason: html.reason };
   }
-  const text = await readPdfText(bytes);
+  const text = await readPdfText(bytes, limits);
   if (!text.ok) return { ok: false, skipped: false, reason: text.reason };
   const doc = parsePdf(text.pages);
   if (doc.facts.length === 0 && doc.emptyPages.length === text.pages.length) {

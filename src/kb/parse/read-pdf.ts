@@ -1,5 +1,6 @@
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
+import { describeLimit, type IngestLimits } from '../ingest-limits.js';
 import type { PdfPageText, PdfRun } from './pdf-lines.js';
 
 /** The text of a PDF, page by page, or why it cannot be read. Pages that failed are listed, not fatal. */
@@ -15,16 +16,17 @@ const TAIL_BYTES = 2048;
  * legacy build, which carries the polyfills Node 20 needs). The only file
  * that imports pdf.js. Encrypted, corrupt and truncated files give a reason a
  * person can act on instead of a throw; a truncated file is refused even where
- * pdf.js could recover part of it, so no document is silently half-ingested.
+ * pdf.js could recover part of it, so no document is silently half-ingested. A PDF with more pages than the
+ * limit is refused before any page is read. Images are never decoded (only text is read); pdf.js cannot
+ * bound what a content stream inflates to, so the caller bounds the memory (parse-in-worker.ts).
  */
-export async function readPdfText(bytes: Uint8Array): Promise<PdfText> {
+export async function readPdfText(bytes: Uint8Array, limits: Pick<IngestLimits, 'maxPdfPages'>): Promise<PdfText> {
   const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
   if (!head.includes('%PDF-')) return { ok: false, reason: 'not a PDF file (no %PDF- header)' };
   const tail = Buffer.from(bytes.subarray(Math.max(0, bytes.length - TAIL_BYTES))).toString('latin1');
   if (!tail.includes('%%EOF'))
     return { ok: false, reason: 'truncated PDF: the file ends before its %%EOF marker (copy or download it again)' };
-  // loaded on first use: every other command (ask, serve) starts without it
-  const { getDocument, VerbosityLevel } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const { getDocument, VerbosityLevel } = await loadPdfJs();
   let doc: PDFDocumentProxy;
   try {
     doc = await getDocument({
@@ -34,11 +36,18 @@ export async function readPdfText(bytes: Uint8Array): Promise<PdfText> {
       disableFontFace: true,
       useSystemFonts: false,
       stopAtErrors: false,
+      maxImageSize: 0, // every image is left out undecoded: Candor reads text only
     }).promise;
   } catch (error) {
     return { ok: false, reason: openFailure(error) };
   }
   try {
+    if (doc.numPages > limits.maxPdfPages) {
+      return {
+        ok: false,
+        reason: `${doc.numPages} pages, over ${describeLimit('maxPdfPages', limits.maxPdfPages)}: split it, or raise the limit`,
+      };
+    }
     const pages: PdfPageText[] = [];
     const failedPages: string[] = [];
     for (let number = 1; number <= doc.numPages; number++) {
@@ -54,6 +63,17 @@ export async function readPdfText(bytes: Uint8Array): Promise<PdfText> {
   } finally {
     await doc.destroy();
   }
+}
+
+/**
+ * pdf.js, loaded on first use: every other command (ask, serve) starts without it. Its worker module (the
+ * parser, run in this thread as the "fake worker" in Node) is loaded with it rather than by the first getDocument.
+ */
+export async function loadPdfJs() {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  // @ts-expect-error pdf.js ships no types for its worker module; only its side of the fake worker is wanted
+  await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+  return pdfjs;
 }
 
 async function pageRuns(page: PDFPageProxy): Promise<PdfRun[]> {
