@@ -2,7 +2,8 @@
  * Group commit: puts that arrive while a write is in flight are written
  * together in the next one, so a burst of 200 events costs a few multi-row
  * inserts instead of 200 round trips through one embedded connection. Each put
- * resolves when its own batch is durable (or rejects with that batch's error).
+ * resolves when its own batch is durable; when a batch fails, its puts are
+ * written one by one, so each rejects only with its own error.
  */
 export interface BatchWriter<T> {
   put(item: T): Promise<boolean>;
@@ -21,7 +22,9 @@ export function createBatchWriter<T>(write: (batch: readonly T[]) => Promise<rea
         const fresh = await write(batch.map((b) => b.item));
         batch.forEach((b, i) => b.resolve(fresh[i] ?? false));
       } catch (error) {
-        for (const b of batch) b.reject(error);
+        if (batch.length === 1) batch[0]!.reject(error);
+        // One bad row must not fail its neighbours: each is written on its own, and only what fails is refused.
+        else for (const b of batch) await write([b.item]).then((f) => b.resolve(f[0] ?? false), b.reject);
       }
     }
     writing = false;

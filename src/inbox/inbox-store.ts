@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 
+import { storableJson, storableText } from '../core/text/storable-text.js';
 import type { Store } from '../store/open-store.js';
 import { inbox } from '../store/schema.js';
 import { createBatchWriter } from './batch-writer.js';
@@ -43,12 +44,13 @@ export interface Inbox {
 /** The production inbox on the `inbox` table; writes are group-committed. */
 export function createInbox(store: Pick<Store, 'db'>): Inbox {
   const { db } = store;
-  const writer = createBatchWriter<InboxEntry>(async (batch) => {
-    const rows = await db
-      .insert(inbox)
-      .values(batch.map((e) => ({ channel: e.channel, eventId: e.eventId, payload: e.payload })))
-      .onConflictDoNothing()
-      .returning({ channel: inbox.channel, eventId: inbox.eventId });
+  const writer = createBatchWriter<InboxEntry>(async (entries) => {
+    const batch = entries.map((e) => ({
+      channel: storableText(e.channel),
+      eventId: storableText(e.eventId),
+      payload: storableJson(e.payload),
+    }));
+    const rows = await db.insert(inbox).values(batch).onConflictDoNothing().returning({ channel: inbox.channel, eventId: inbox.eventId });
     const fresh = new Set(rows.map((r) => `${r.channel}\u0000${r.eventId}`));
     // The same event twice in one batch: only its first occurrence is new.
     const seen = new Set<string>();

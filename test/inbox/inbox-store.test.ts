@@ -25,6 +25,14 @@ describe('createBatchWriter (group commit)', () => {
     expect(await Promise.all([during, ...later])).toEqual([true, true, true]);
     expect(batches.slice(1)).toEqual([['d'], ['e', 'f']]);
   });
+  it('fails only the put whose row the database refuses, not the others of its batch', async () => {
+    const writer = createBatchWriter<string>(async (batch) => {
+      if (batch.includes('bad')) throw new Error('22P05');
+      return batch.map(() => true);
+    });
+    const results = await Promise.allSettled(['a', 'bad', 'c'].map((item) => writer.put(item)));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  });
   it('rejects every put of a batch that failed, and the next batch still runs', async () => {
     let fail = true;
     const writer = createBatchWriter<string>(async (batch) => {
@@ -42,6 +50,16 @@ for (const driver of DRIVERS) {
     const handle = useTestStore(driver);
     const inbox = () => createInbox(handle.store);
     const put = (eventId: string, channel = 'slack') => inbox().put({ channel, eventId, payload: { text: eventId } });
+
+    it('stores a payload holding a NUL or a lone surrogate (PostgreSQL refuses both), as U+FFFD', async () => {
+      const eventId = `${driver}-odd\u0000id`;
+      expect(await inbox().put({ channel: 'slack', eventId, payload: { text: 'a\u0000b \ud800', ['k\u0000']: ['\udc00'] } })).toBe(true);
+      const [claimed] = await inbox()
+        .claim('slack', 'w-odd', 10, 60_000)
+        .then((rows) => rows.filter((r) => r.eventId.startsWith(`${driver}-odd`)));
+      expect(claimed?.eventId).toBe(`${driver}-odd\uFFFDid`);
+      expect(claimed?.payload).toEqual({ text: 'a\uFFFDb \uFFFD', ['k\uFFFD']: ['\uFFFD'] });
+    });
 
     it('stores an event once: a redelivery is not new', async () => {
       // Two deliveries of one event at once (on separate writers, as two replicas would): exactly one is new.

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 
 import { CandorError, describeError } from '../../errors.js';
 import type { Log } from '../../log.js';
@@ -37,6 +38,11 @@ export async function startHttpServer(routes: readonly Route[], options: { host:
   };
   const failed = (req: IncomingMessage, res: ServerResponse, error: unknown): void => {
     const expected = error instanceof CandorError && error.status < 500;
+    if ((error as NodeJS.ErrnoException).code === 'ECONNRESET') {
+      // The client went away mid-request (a body cut short): nothing to answer, and not our failure.
+      options.log('info', 'request aborted by the client', { method: req.method, path: safePath(req) });
+      return void res.destroy();
+    }
     if (!expected) {
       // The path only: a query string can carry a token or user text.
       options.log('error', 'request failed', { method: req.method, path: safePath(req), error: describeError(error) });
@@ -45,6 +51,11 @@ export async function startHttpServer(routes: readonly Route[], options: { host:
     if (expected) sendJson(res, error.status, { error: { code: error.code, message: error.message } });
     else sendJson(res, 500, { error: { code: 'internal', message: 'Something went wrong on our side; it has been logged.' } });
   };
+  // CONNECT (a proxy's tunnel) bypasses the request handler; without this Node drops the connection unanswered.
+  server.on('connect', (_req, socket: Duplex) => {
+    socket.on('error', () => undefined);
+    socket.end('HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD, POST\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  });
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
   await new Promise<void>((resolve, reject) => {

@@ -13,6 +13,8 @@ const parsed = new WeakMap<IncomingMessage, URL>();
  */
 export function parseRequestTarget(target: string | undefined): URL | null {
   if (target === undefined || target === '') return null;
+  // A % that does not start an escape (`/%%`, `/%zz`) is no URL: WHATWG parsing would let it through unchanged.
+  if (/%(?![0-9A-Fa-f]{2})/.test(target)) return null;
   try {
     if (target.startsWith('/')) return target.startsWith('//') ? null : new URL(target, 'http://candor.invalid');
     if (/^https?:\/\/[^/?#]/i.test(target)) return new URL(target);

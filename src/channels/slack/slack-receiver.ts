@@ -107,7 +107,9 @@ export class SlackEventsReceiver implements Receiver {
     }
     if (body.ssl_check === '1') return http.buildSSLCheckResponse(res);
     if (body.type === 'url_verification') return http.buildUrlVerificationResponse(res, body);
-    const retryNum = http.extractRetryNumFromHTTPRequest(req) ?? 0;
+    // A header that is not a small whole number (`abc`, 1e20) is no retry count: stored as such, the question would never be answered.
+    const retried = http.extractRetryNumFromHTTPRequest(req) ?? 0;
+    const retryNum = Number.isSafeInteger(retried) && retried >= 0 && retried < 1_000 ? retried : 0;
     if (body.type === 'event_callback') {
       const parsed = slackInbound(body, this.options.botUserId);
       if (parsed.ok) {

@@ -52,6 +52,10 @@ export async function runTurn(
 export function answerTurn(res: ServerResponse, outcome: TurnOutcome, log: Log): void {
   switch (outcome.kind) {
     case 'done':
+      // botbuilder answers an invoke no handler takes with 501; to the sender it is a request Candor does not take.
+      if (outcome.status === 501) {
+        return sendJson(res, 400, { error: { code: 'unsupported_activity', message: 'Candor does not handle this invoke activity.' } });
+      }
       if (outcome.body === undefined) return void res.writeHead(outcome.status).end();
       return sendJson(res, outcome.status, outcome.body);
     case 'unauthenticated':

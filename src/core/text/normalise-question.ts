@@ -1,3 +1,5 @@
+import { storableText } from './storable-text.js';
+
 /** Outcome of cleaning a question: the text to ask, or why it cannot be asked. */
 export type NormalisedQuestion = { ok: true; text: string } | { ok: false; problem: 'empty' | 'too_long' | 'not_text'; message: string };
 
@@ -38,7 +40,7 @@ export function normaliseQuestion(raw: string, maxChars: number): NormalisedQues
   if (raw.includes('\u0000') || replacementShare(raw) > 0.1) {
     return { ok: false, problem: 'not_text', message: 'That does not look like text. Please ask your question in words.' };
   }
-  const text = MARKUP_PATTERNS.reduce((t, [pattern, replacement]) => t.replace(pattern, replacement), raw).trim();
+  const text = MARKUP_PATTERNS.reduce((t, [pattern, replacement]) => t.replace(pattern, replacement), storableText(raw)).trim();
   if (text.length === 0) return { ok: false, problem: 'empty', message: 'The question is empty. Ask me something in words.' };
   if (text.length > maxChars) return tooLong(text.length, maxChars);
   return { ok: true, text };

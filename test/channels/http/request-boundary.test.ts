@@ -7,6 +7,8 @@ import { parseRequestTarget } from '../../../src/channels/http/request-target.js
 
 /** Request targets that once threw in the server's own URL parsing and took the process down. */
 const MALFORMED_TARGETS = [
+  '/%%',
+  '/%zz',
   '//',
   '///',
   '//[',
@@ -65,6 +67,7 @@ describe('the request boundary', () => {
       for (const method of ['GET', 'POST'])
         expect(await rawStatus(server.url, `${method} ${target} HTTP/1.1`), `${method} ${target}`).toBe(400);
     }
+    expect(await rawStatus(server.url, 'CONNECT 127.0.0.1:22 HTTP/1.1')).toBe(405);
     expect(await rawStatus(server.url, 'GET /healthz HTTP/1.1')).toBe(200);
     expect(await rawStatus(server.url, `GET http://127.0.0.1/healthz HTTP/1.1`)).toBe(200); // absolute-form is a real form
     expect(unhandled).toEqual([]);

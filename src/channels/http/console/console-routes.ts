@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import type { Ask } from '../../../ask/ask-service.js';
 import type { ConsoleReads } from '../../../console/console-reads.js';
+import { storableText } from '../../../core/text/storable-text.js';
 import { CandorError } from '../../../errors.js';
 import type { Route } from '../api-routes.js';
 import { requestUrl } from '../request-target.js';
@@ -107,7 +108,11 @@ export function consoleRoutes(deps: ConsoleDeps): Route {
 
     const page = (title: string, active: string, body: Html, status = 200) =>
       send(res, status, layout({ title, active, user: viewer.user, body }));
-    const q = (name: string) => url.searchParams.get(name) ?? undefined;
+    // Filters reach SQL: a NUL or lone surrogate in one is a value no row holds, not a database error.
+    const q = (name: string) => {
+      const value = url.searchParams.get(name);
+      return value === null ? undefined : storableText(value);
+    };
     if (path === '/') {
       const days = choice(q('days'), [1, 7, 30, 90], 30);
       return page('Overview', '/', overviewPage(await deps.reads.overview(startOfDay(now() - (days - 1) * 86_400_000)), days, now()));
