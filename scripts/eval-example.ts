@@ -1,0 +1,52 @@
+/**
+ * Asks the example KB's questions (examples/questions/example-kb.jsonl) through the product's own ask
+ * path — default settings, extractive mode, a throw-away in-memory store — and reports right answers,
+ * wrong answers, false refusals and right refusals:
+ *
+ *   npm run eval:example                      # the figures, then the wrong answers and false refusals
+ *   npm run -s eval:example -- --json         # one JSON object on stdout (-s keeps npm's banner off it)
+ *   npm run eval:example -- --questions FILE  # another questions file on the same KB
+ *
+ * Progress goes to stderr. The exit code says whether the run worked, never how good the figures are.
+ */
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import { loadConfig } from '../src/config.js';
+import { CandorError } from '../src/errors.js';
+import { readExampleQuestions } from '../src/eval/example-questions/example-questions.js';
+import { formatExampleReport } from '../src/eval/example-questions/format-example-report.js';
+import { runExampleQuestions } from '../src/eval/example-questions/run-example-questions.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      questions: { type: 'string', default: join(ROOT, 'examples', 'questions', 'example-kb.jsonl') },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const questions = readExampleQuestions(values.questions);
+  // Default settings on purpose (not this shell's environment): the figures are the embedded default's.
+  const config = loadConfig({ CANDOR_DATA_DIR: 'memory://', LOG_LEVEL: 'silent' });
+  const report = await runExampleQuestions({
+    config,
+    kbPaths: [join(ROOT, 'examples', 'kb')],
+    questions,
+    onProgress: (message) => process.stderr.write(`eval:example: ${message}\n`),
+  });
+  process.stdout.write(`${values.json ? JSON.stringify(report) : formatExampleReport(report)}\n`);
+  return 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`eval:example: ${error instanceof CandorError ? error.message : (error as Error).stack}\n`);
+    process.exitCode = 1;
+  },
+);
