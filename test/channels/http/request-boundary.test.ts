@@ -1,27 +1,13 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { MALFORMED_TARGETS as FUZZ_TARGETS } from '../../../scripts/fuzz/target-cases.js';
 import { apiRoutes, type Route } from '../../../src/channels/http/api-routes.js';
 import { startHttpServer, type RunningServer } from '../../../src/channels/http/http-server.js';
 import { parseRequestTarget } from '../../../src/channels/http/request-target.js';
 
-/** Request targets that once threw in the server's own URL parsing and took the process down. */
-const MALFORMED_TARGETS = [
-  '/%%',
-  '/%zz',
-  '//',
-  '///',
-  '//[',
-  '//:99999',
-  'http://',
-  '//a:b@',
-  '//a:b@/x',
-  'http://[',
-  'https://:0',
-  '*',
-  '//%',
-  'x',
-];
+/** The fuzzer's malformed targets (each once took the process down), and two more shapes. */
+const MALFORMED_TARGETS = [...FUZZ_TARGETS, '/%zz', 'x'];
 
 /** One request over a raw socket, so that no client library normalises the target; resolves with the status. */
 function rawStatus(url: string, requestLine: string): Promise<number> {
