@@ -22,7 +22,8 @@ const USAGE = `Usage: npm run fuzz -- [options]
   --rss-bound-mb N      fail when the server's RSS grows more than N MB after warm-up (default 50)
   --timeout-ms N        a request with no complete answer after N ms is a hang (default 5000)
   --teams-anonymous     start the server with CANDOR_TEAMS_ALLOW_ANONYMOUS=true (no MICROSOFT_APP_ID), so
-                        activities get past authentication and their parsing is fuzzed too
+                        every activity gets past authentication (otherwise a share carries tokens signed
+                        by a local fake of the Bot Framework's OpenID endpoint)
   --only A,B            only these generators (see --list)
   --list                print the generators' names and exit
   --json                print one JSON summary object on stdout (progress stays on stderr)

@@ -101,6 +101,7 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'loud'],
     ['CANDOR_KB', 'no spaces please'],
     ['OTEL_EXPORTER_OTLP_ENDPOINT', 'not a url'],
+    ['MICROSOFT_OPENID_METADATA_URL', 'login.botframework.us'],
   ])('rejects %s=%s with config_invalid naming the variable', (name, value) => {
     const error = configError({ [name]: value });
     expect(error.code).toBe('config_invalid');

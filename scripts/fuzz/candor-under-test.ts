@@ -35,6 +35,8 @@ export interface ServerHandle {
   readonly teamsAnonymous: boolean;
   /** Where a Teams activity's serviceUrl may point so that replies land somewhere harmless. */
   readonly serviceUrl: string;
+  /** A valid Bot Framework token for an activity's serviceUrl; absent when the server's signing keys are not ours. */
+  readonly channelToken?: (serviceUrl: string, nowSeconds: number) => string;
   /** Null while the process runs. */
   exit(): ServerExit | null;
   /** VmRSS from /proc/PID/status, in MB; null when unknown. */
@@ -54,6 +56,9 @@ export interface StartOptions {
   /** @default 120000 */
   readonly startTimeoutMs?: number;
 }
+
+/** The Teams app id the server runs as (tokens are signed for it). */
+export const APP_ID = '00000000-0000-4000-8000-00000000f022';
 
 const SECRETS = {
   slackSigningSecret: 'fuzz-signing-secret-5f0c2a9e1b7d',
@@ -98,7 +103,7 @@ export async function startCandorUnderTest(options: StartOptions = {}): Promise<
     CANDOR_METRICS_TOKEN: SECRETS.metricsToken,
     ...(teamsAnonymous
       ? { CANDOR_TEAMS_ALLOW_ANONYMOUS: 'true' }
-      : { MICROSOFT_APP_ID: '00000000-0000-4000-8000-00000000f022', MICROSOFT_APP_PASSWORD: 'fuzz-app-password' }),
+      : { MICROSOFT_APP_ID: APP_ID, MICROSOFT_APP_PASSWORD: 'fuzz-app-password', MICROSOFT_OPENID_METADATA_URL: fake.openIdMetadataUrl }),
   };
   const cleanup = async () => {
     await fake.close();
@@ -152,6 +157,7 @@ export async function startCandorUnderTest(options: StartOptions = {}): Promise<
     secrets: SECRETS,
     teamsAnonymous,
     serviceUrl: `${fake.url}/`,
+    ...(teamsAnonymous ? {} : { channelToken: (serviceUrl: string, now: number) => fake.channelToken(APP_ID, serviceUrl, now) }),
     exit: () => exit,
     rssMb: () => (exit === null && pid !== null ? readRssMb(pid) : null),
     ...(debuggerUrl ? { collectGarbage: () => collectGarbage(debuggerUrl) } : {}),

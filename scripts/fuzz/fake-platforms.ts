@@ -1,6 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { channelToken, OPENID_METADATA_PATH, openIdResponse, signingKey } from './bot-framework-tokens.js';
+
 export const FAKE_BOT_USER = 'UFUZZBOT';
 export const FAKE_TEAM = 'TFUZZ';
 
@@ -9,17 +11,23 @@ export interface FakePlatforms {
   readonly url: string;
   /** Calls received, by Slack method or connector route. */
   readonly calls: Readonly<Record<string, number>>;
+  /** The Bot Framework's OpenID metadata, publishing the one key `channelToken` signs with (endorsed for msteams). */
+  readonly openIdMetadataUrl: string;
+  /** A valid channel → bot token for `appId` and an activity's serviceUrl. */
+  channelToken(appId: string, serviceUrl: string, nowSeconds: number): string;
   close(): Promise<void>;
 }
 
 /**
  * What Candor talks to outside the process, as one local server that agrees to
  * everything: Slack's Web API (every method answers `{ ok: true, … }`) and the
- * Bot Framework connector (every activity gets an id), so answers the fuzzer
- * provokes are delivered and nothing leaves the machine.
+ * Bot Framework connector (every activity gets an id) and its OpenID endpoint,
+ * so answers the fuzzer provokes are delivered and nothing leaves the machine.
  */
 export async function startFakePlatforms(): Promise<FakePlatforms> {
   const calls: Record<string, number> = {};
+  const key = signingKey('candor-fuzz-key');
+  let url = '';
   let ts = 1_700_000_000;
   const server = createServer((req, res) => {
     req.resume();
@@ -28,7 +36,7 @@ export async function startFakePlatforms(): Promise<FakePlatforms> {
       const method = path.startsWith('/api/') ? path.slice(5) : path.startsWith('/v3/') ? 'connector' : path;
       calls[method] = (calls[method] ?? 0) + 1;
       ts += 1;
-      const body = answer(method, `${ts}.000100`);
+      const body = openIdResponse(url, path, [key]) ?? answer(method, `${ts}.000100`);
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     });
@@ -36,9 +44,12 @@ export async function startFakePlatforms(): Promise<FakePlatforms> {
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  url = `http://127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     calls,
+    openIdMetadataUrl: `${url}${OPENID_METADATA_PATH}`,
+    channelToken: (appId, serviceUrl, now) => channelToken(key, { aud: appId, serviceUrl, now }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -52,6 +52,8 @@ export interface FuzzContext {
   readonly secrets: FuzzSecrets;
   readonly serviceUrl: string;
   readonly teamsAnonymous: boolean;
+  /** A valid Bot Framework token for an activity's serviceUrl, when the fuzzer holds the server's signing key. */
+  readonly channelToken?: ((serviceUrl: string, nowSeconds: number) => string) | undefined;
   /** A session cookie the console's login form gave, when it could be had. */
   readonly sessionCookie?: string | undefined;
   /** Unix seconds, for Slack timestamps. */

@@ -51,6 +51,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     secrets: server.secrets,
     serviceUrl: server.serviceUrl,
     teamsAnonymous: server.teamsAnonymous,
+    channelToken: server.channelToken,
     sessionCookie: await login(server, timeoutMs),
     nowSeconds: () => Math.floor(Date.now() / 1000),
     unique: () => (options.seed % 100_000) * 1_000_000 + (counter += 1),

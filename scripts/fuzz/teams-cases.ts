@@ -87,8 +87,10 @@ function forgedJwt(rng: Prng, serviceUrl: string, now: number): string {
   ]);
 }
 
-function teamsAuth(rng: Prng, serviceUrl: string, now: number): FuzzRequest['headers'] {
-  return rng.pick<() => FuzzRequest['headers']>([
+function teamsAuth(ctx: FuzzContext): FuzzRequest['headers'] {
+  const { rng, serviceUrl } = ctx;
+  const now = ctx.nowSeconds();
+  const forged = [
     () => [],
     () => [['Authorization', `Bearer ${forgedJwt(rng, serviceUrl, now)}`]],
     () => [['Authorization', `Bearer ${forgedJwt(rng, serviceUrl, now)}`]],
@@ -96,7 +98,18 @@ function teamsAuth(rng: Prng, serviceUrl: string, now: number): FuzzRequest['hea
     () => [['Authorization', `Bearer ${junkHeaderValue(rng)}`]],
     () => [['Authorization', `Basic ${Buffer.from('a:b').toString('base64')}`]],
     () => [['Authorization', junkHeaderValue(rng)]],
+  ] satisfies Array<() => FuzzRequest['headers']>;
+  const sign = ctx.channelToken;
+  if (!sign || rng.chance(0.6)) return rng.pick<() => FuzzRequest['headers']>(forged)();
+  // Signed with the key the server trusts: mostly valid, so that activities reach the bot; else expired or for another serviceUrl.
+  const token = rng.pick<() => string>([
+    () => sign(serviceUrl, now),
+    () => sign(serviceUrl, now),
+    () => sign(serviceUrl, now),
+    () => sign(serviceUrl, now - 7_200),
+    () => sign('https://smba.trafficmanager.net/amer/', now),
   ])();
+  return [['Authorization', `Bearer ${token}`]];
 }
 
 /** A message activity as Teams sends it (the harness's shape). */
@@ -197,11 +210,7 @@ function post(ctx: FuzzContext, kind: string, body: string | Buffer): FuzzReques
     kind,
     method: 'POST',
     target: PATH,
-    headers: [
-      ...contentTypeHeaders(rng, 'application/json', 0.9),
-      ...teamsAuth(rng, ctx.serviceUrl, ctx.nowSeconds()),
-      ...extraHeaders(rng),
-    ],
+    headers: [...contentTypeHeaders(rng, 'application/json', 0.9), ...teamsAuth(ctx), ...extraHeaders(rng)],
     body,
     ...(rng.chance(0.9) ? { framing: 'length' as const } : framing(rng)),
   };

@@ -45,6 +45,7 @@ export function teamsSettings(s: Settings, problems: Problem[]) {
       tenantId: undefined as string | undefined,
       appType: s.MICROSOFT_APP_TYPE,
       allowAnonymous: true,
+      openIdMetadataUrl: undefined as string | undefined,
     };
   }
   if (s.MICROSOFT_APP_TYPE !== 'UserAssignedMSI' && !s.MICROSOFT_APP_PASSWORD) {
@@ -63,6 +64,8 @@ export function teamsSettings(s: Settings, problems: Problem[]) {
     tenantId: s.MICROSOFT_APP_TENANT_ID,
     appType: s.MICROSOFT_APP_TYPE,
     allowAnonymous: false,
+    /** Where the signing keys of channel → bot tokens are published; undefined: the public cloud's. */
+    openIdMetadataUrl: s.MICROSOFT_OPENID_METADATA_URL,
   };
 }
 

@@ -66,6 +66,8 @@ export const settingsSchema = z.object({
   MICROSOFT_APP_TENANT_ID: z.string().min(1).optional(),
   MICROSOFT_APP_TYPE: z.enum(['MultiTenant', 'SingleTenant', 'UserAssignedMSI']).default('MultiTenant'),
   CANDOR_TEAMS_ALLOW_ANONYMOUS: bool.default(false),
+  // Unset: the public cloud's (login.botframework.com); a sovereign cloud, a proxy, or a local fake in tests.
+  MICROSOFT_OPENID_METADATA_URL: z.url().optional(),
   // Ingestion: per-file limits (src/kb/ingest-limits.ts); a file over one fails alone, the rest of the batch is stored.
   CANDOR_INGEST_MAX_FILE_BYTES: z.coerce.number().int().min(1).max(1_073_741_824).default(INGEST.maxFileBytes),
   CANDOR_INGEST_MAX_DOCX_BYTES: z.coerce.number().int().min(65_536).default(INGEST.maxDocxBytes),

@@ -49,8 +49,8 @@ describe('npm run fuzz against candor serve', () => {
   let server: ServerHandle;
 
   beforeAll(async () => {
-    // Teams anonymous: activities get past authentication (a forged JWT would otherwise make the adapter fetch
-    // Microsoft's signing keys, which needs the network), so the code behind it is fuzzed too.
+    // Teams anonymous: every activity gets past authentication (not only the validly signed share), so the code
+    // behind it is fuzzed more.
     server = await startCandorUnderTest({ teamsAnonymous: true });
   }, 150_000);
 

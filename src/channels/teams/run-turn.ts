@@ -4,6 +4,7 @@ import { CloudAdapter, type Activity, type TurnContext } from 'botbuilder';
 import { describeError } from '../../errors.js';
 import type { Log } from '../../log.js';
 import { sendJson } from '../http/api-routes.js';
+import { bearerProblem } from './bearer-precheck.js';
 
 /** The inbox could not store a question: the turn must fail (503), so that the Bot Framework tries again. */
 export class InboxUnavailable extends Error {}
@@ -24,13 +25,16 @@ export type TurnOutcome =
   | { readonly kind: 'inbox_unavailable' }
   | { readonly kind: 'failed'; readonly reason: string };
 
-/** Authenticates and runs one turn; never throws. */
+/** Authenticates and runs one turn; never throws. `authenticated`: refuse a token that cannot be valid before botbuilder reads it. */
 export async function runTurn(
   adapter: TurnAdapter,
   authorization: string,
   activity: Record<string, unknown>,
   logic: (context: TurnContext) => Promise<void>,
+  options: { readonly authenticated: boolean; readonly nowMs?: number },
 ): Promise<TurnOutcome> {
+  const problem = options.authenticated ? bearerProblem(authorization, options.nowMs ?? Date.now()) : null;
+  if (problem !== null) return { kind: 'unauthenticated', reason: problem };
   let started = false;
   try {
     const invoke = await adapter.turn(authorization, activity as unknown as Activity, (context) => {
@@ -41,12 +45,15 @@ export async function runTurn(
   } catch (error) {
     if (error instanceof InboxUnavailable) return { kind: 'inbox_unavailable' };
     if (started) return { kind: 'failed', reason: describeError(error) };
-    const status = (error as { statusCode?: unknown }).statusCode;
-    return status === 401 || status === 403
+    const { statusCode: status, name } = error as { statusCode?: unknown; name?: unknown };
+    // jsonwebtoken's own errors (a bad signature, a wrong algorithm) reach here without a status: still the token's fault.
+    return status === 401 || status === 403 || JWT_ERRORS.has(name)
       ? { kind: 'unauthenticated', reason: describeError(error) }
       : { kind: 'auth_unavailable', reason: describeError(error) };
   }
 }
+
+const JWT_ERRORS = new Set<unknown>(['JsonWebTokenError', 'TokenExpiredError', 'NotBeforeError']);
 
 /** Writes a turn's outcome as the HTTP response, with one JSON log line for anything but success. */
 export function answerTurn(res: ServerResponse, outcome: TurnOutcome, log: Log): void {

@@ -1,9 +1,4 @@
-import {
-  ActivityTypes,
-  ConfigurationBotFrameworkAuthentication,
-  ConfigurationServiceClientCredentialFactory,
-  type TurnContext,
-} from 'botbuilder';
+import { ActivityTypes, type TurnContext } from 'botbuilder';
 
 import { CandorError, describeError } from '../../errors.js';
 import type { Log } from '../../log.js';
@@ -17,6 +12,7 @@ import type { Route } from '../http/api-routes.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { requestPath } from '../http/request-target.js';
 import { checkActivity } from './activity-envelope.js';
+import { botFrameworkAuthentication } from './bot-framework-auth.js';
 import { CandorTeamsBot, toActivity, type TeamsReaction } from './candor-teams-bot.js';
 import { answerTurn, InboxUnavailable, runTurn, TurnAdapter } from './run-turn.js';
 import { teamsEntry, teamsPayload, type TeamsEntry } from './teams-inbox.js';
@@ -55,20 +51,7 @@ export function startTeamsChannel(host: ChatServices, options: TeamsChannelOptio
   const anonymous = settings.appId === undefined;
   if (anonymous && !settings.allowAnonymous)
     throw new CandorError('config_invalid', 'MICROSOFT_APP_ID: missing (or set CANDOR_TEAMS_ALLOW_ANONYMOUS=true for local development)');
-  const credentials = new ConfigurationServiceClientCredentialFactory(
-    anonymous
-      ? {}
-      : {
-          MicrosoftAppId: settings.appId,
-          MicrosoftAppPassword: settings.appPassword,
-          MicrosoftAppType: settings.appType,
-          MicrosoftAppTenantId: settings.tenantId,
-        },
-  );
-  const auth = new ConfigurationBotFrameworkAuthentication(
-    anonymous ? {} : { MicrosoftAppId: settings.appId, MicrosoftAppTenantId: settings.tenantId },
-    credentials,
-  );
+  const auth = botFrameworkAuthentication(settings, anonymous);
   const adapter = new TurnAdapter(auth);
   adapter.onTurnError = async (_context, error) => {
     // A question that could not be stored must not be taken as delivered: the adapter answers 500.
@@ -155,9 +138,9 @@ export function startTeamsChannel(host: ChatServices, options: TeamsChannelOptio
     const checked = checkActivity(await readJsonBody(req, host.config.http.maxBodyBytes));
     if (!checked.ok) throw new CandorError('input_invalid', `Not a Bot Framework activity (${checked.problem}).`, { status: 400 });
     // The adapter authenticates (JWT) and runs the turn; how it ends is answered here, in one log line each.
-    const turn = runTurn(adapter, req.headers.authorization ?? '', checked.activity, (context) => bot.run(context)).then((outcome) =>
-      answerTurn(res, outcome, host.log),
-    );
+    const turn = runTurn(adapter, req.headers.authorization ?? '', checked.activity, (context) => bot.run(context), {
+      authenticated: !anonymous,
+    }).then((outcome) => answerTurn(res, outcome, host.log));
     inFlight.add(turn);
     try {
       await turn;
