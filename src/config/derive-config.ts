@@ -12,7 +12,12 @@ import type { Settings } from './settings-schema.js';
 export function deriveConfig(s: Settings, problems: Problem[]) {
   return {
     store: { databaseUrl: s.DATABASE_URL, dataDir: s.CANDOR_DATA_DIR },
-    kb: { defaultName: s.CANDOR_KB, factExtraction: s.CANDOR_FACT_EXTRACTION },
+    kb: {
+      defaultName: s.CANDOR_KB,
+      factExtraction: s.CANDOR_FACT_EXTRACTION,
+      /** Folder → base URL for documents' links: pass as `ingestPaths(…, { sourceUrls: config.kb.sourceUrls })`. */
+      sourceUrls: s.CANDOR_SOURCE_URLS ?? {},
+    },
     /** Per-file limits of `candor ingest` (IngestLimits): pass as `ingestPaths(…, { limits: config.ingest })`. */
     ingest: {
       maxFileBytes: s.CANDOR_INGEST_MAX_FILE_BYTES,

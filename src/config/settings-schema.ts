@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { consoleSettingsShape } from '../channels/http/console/console-settings.js';
 import { DEFAULT_INGEST_LIMITS as INGEST } from '../kb/ingest-limits.js';
+import { sourceUrlsSetting } from '../kb/ingest/source-urls.js';
 import { otelSettingsShape } from '../telemetry/otel-settings.js';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -74,6 +75,8 @@ export const settingsSchema = z.object({
   CANDOR_INGEST_MAX_PDF_PAGES: z.coerce.number().int().min(1).default(INGEST.maxPdfPages),
   CANDOR_INGEST_MAX_PARSE_MB: z.coerce.number().int().min(32).default(INGEST.maxParseMb),
   CANDOR_INGEST_PARSE_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(INGEST.parseTimeoutMs),
+  // Links for citations: a JSON object of ingested folder → http(s) base URL (src/kb/ingest/source-urls.ts).
+  CANDOR_SOURCE_URLS: sourceUrlsSetting.optional(),
   // The durable inbox of chat questions.
   CANDOR_INBOX_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
   CANDOR_INBOX_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),

@@ -1,10 +1,11 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
 
 import type { Db } from '../../store/open-store.js';
 import { documents, facts, kbVersions, knowledgeBases } from '../../store/schema.js';
 import { withDefaults, type IngestLimits } from '../ingest-limits.js';
 import { TypeTally, type CountsByType } from './ingest-report.js';
 import { fileTypeOf, listSourceFiles, readSourceDocument, type NewFact, type Skipped, type SourceDocument } from './read-sources.js';
+import { sourceUrlFor, type SourceUrls } from './source-urls.js';
 
 export interface IngestSummary {
   readonly kb: { readonly name: string; readonly version: number };
@@ -12,6 +13,8 @@ export interface IngestSummary {
   readonly added: number;
   readonly changed: number;
   readonly unchanged: number;
+  /** Unchanged documents whose link changed (CANDOR_SOURCE_URLS, say): updated in place, facts kept. */
+  readonly relinked: number;
   readonly facts: number;
   readonly retiredFacts: number;
   /** Files left out on purpose (unsupported type, scanned PDF without text), and lines or pages left out of read files. */
@@ -36,6 +39,12 @@ export interface IngestOptions {
   readonly extractFacts?: (passage: { readonly heading: string | null; readonly text: string }) => Promise<readonly string[]>;
   /** Per-file limits (config `ingest`); a file over one fails alone. @default DEFAULT_INGEST_LIMITS (src/kb/ingest-limits.ts) */
   readonly limits?: Partial<IngestLimits>;
+  /**
+   * Folder → base URL (config `kb.sourceUrls`, CANDOR_SOURCE_URLS): the link of a document that names
+   * none itself (an HTML canonical URL or a PDF's metadata wins). A .jsonl fact's own `url` wins over both.
+   * @default {}
+   */
+  readonly sourceUrls?: SourceUrls;
 }
 
 const BATCH = 500;
@@ -43,7 +52,9 @@ const BATCH = 500;
 /**
  * Ingests files into a KB. Unchanged files (same content hash) change nothing;
  * new or changed ones make one new KB version, retiring the facts they replace.
- * All of it happens in one transaction: a failure leaves the KB as it was.
+ * An unchanged file whose link changed keeps its facts and gets the new link
+ * in place, in a new version too (so every replica reloads it). All of it
+ * happens in one transaction: a failure leaves the KB as it was.
  */
 export async function ingestPaths(db: Db, paths: readonly string[], options: IngestOptions): Promise<IngestSummary> {
   const now = options.now ?? Date.now;
@@ -60,7 +71,7 @@ export async function ingestPaths(db: Db, paths: readonly string[], options: Ing
       reason: (error as Error).message,
     }));
     if (outcome.kind === 'document') {
-      docs.push(outcome.doc);
+      docs.push({ ...outcome.doc, url: outcome.doc.url ?? sourceUrlFor(file, options.sourceUrls ?? {}) });
       tally.read(outcome.doc);
       for (const line of outcome.doc.skipped) skipped.push({ path: file.file, reason: line });
     } else {
@@ -84,15 +95,20 @@ export async function ingestPaths(db: Db, paths: readonly string[], options: Ing
   const result = await db.transaction(async (tx) => {
     const kb = await ensureKb(tx as unknown as Db, options.kb);
     const active = await tx
-      .select({ id: documents.id, path: documents.path, hash: documents.contentHash })
+      .select({ id: documents.id, path: documents.path, hash: documents.contentHash, url: documents.url })
       .from(documents)
       .where(and(eq(documents.kbId, kb.id), isNull(documents.retiredInVersion)));
     const activeByPath = new Map(active.map((d) => [d.path, d]));
     const pending = docs.filter((doc) => activeByPath.get(doc.path)?.hash !== doc.hash);
-    const counts = { added: 0, changed: 0, facts: 0, retiredFacts: 0 };
-    if (pending.length === 0) return { version: kb.currentVersion, ...counts };
+    const relinked = docs.filter((doc) => {
+      const stored = activeByPath.get(doc.path);
+      return stored?.hash === doc.hash && stored.url !== doc.url;
+    });
+    const counts = { added: 0, changed: 0, relinked: relinked.length, facts: 0, retiredFacts: 0 };
+    if (pending.length === 0 && relinked.length === 0) return { version: kb.currentVersion, ...counts };
 
     const version = kb.currentVersion + 1;
+    for (const doc of relinked) await relink(tx as unknown as Db, activeByPath.get(doc.path)!.id, doc);
     const replaced = pending.flatMap((doc) => activeByPath.get(doc.path)?.id ?? []);
     if (replaced.length > 0) {
       await tx.update(documents).set({ retiredInVersion: version }).where(inArray(documents.id, replaced));
@@ -109,20 +125,21 @@ export async function ingestPaths(db: Db, paths: readonly string[], options: Ing
       else counts.added += 1;
       const [row] = await tx
         .insert(documents)
-        .values({ kbId: kb.id, path: doc.path, title: doc.title, contentHash: doc.hash, addedInVersion: version })
+        .values({ kbId: kb.id, path: doc.path, title: doc.title, url: doc.url, contentHash: doc.hash, addedInVersion: version })
         .returning({ id: documents.id });
       const documentId = (row as { id: number }).id;
       for (let i = 0; i < doc.facts.length; i += BATCH) {
-        const batch = doc.facts.slice(i, i + BATCH).map((fact) => ({ ...fact, kbId: kb.id, documentId, addedInVersion: version }));
+        const batch = doc.facts
+          .slice(i, i + BATCH)
+          .map((fact) => ({ ...fact, url: fact.url ?? doc.url, kbId: kb.id, documentId, addedInVersion: version }));
         await tx.insert(facts).values(batch);
         counts.facts += batch.length;
         if (counts.facts % 10_000 < BATCH && counts.facts >= 10_000) options.onProgress?.(`stored ${counts.facts} facts`);
       }
     }
-    const note = `${counts.added} added, ${counts.changed} changed: ${pending
-      .map((d) => d.path)
-      .slice(0, 5)
-      .join(', ')}${pending.length > 5 ? ', …' : ''}`;
+    const touched = [...pending, ...relinked].map((d) => d.path);
+    const relinkNote = relinked.length > 0 ? `, ${relinked.length} relinked` : '';
+    const note = `${counts.added} added, ${counts.changed} changed${relinkNote}: ${touched.slice(0, 5).join(', ')}${touched.length > 5 ? ', …' : ''}`;
     await tx.insert(kbVersions).values({ kbId: kb.id, version, note });
     await tx.update(knowledgeBases).set({ currentVersion: version }).where(eq(knowledgeBases.id, kb.id));
     return { version, ...counts };
@@ -134,6 +151,7 @@ export async function ingestPaths(db: Db, paths: readonly string[], options: Ing
     added: result.added,
     changed: result.changed,
     unchanged: docs.length - result.added - result.changed,
+    relinked: result.relinked,
     facts: result.facts,
     retiredFacts: result.retiredFacts,
     skipped,
@@ -141,6 +159,21 @@ export async function ingestPaths(db: Db, paths: readonly string[], options: Ing
     byType: tally.result(),
     ms: now() - started,
   };
+}
+
+/**
+ * Gives an unchanged document its new link, and its active facts too, except
+ * .jsonl facts with a link of their own (unchanged, as their file is).
+ */
+async function relink(tx: Db, documentId: number, doc: SourceDocument): Promise<void> {
+  await tx.update(documents).set({ url: doc.url }).where(eq(documents.id, documentId));
+  const ownLinks = doc.facts.flatMap((fact) => (fact.url !== null && fact.externalId !== null ? [fact.externalId] : []));
+  const conditions = [eq(facts.documentId, documentId), isNull(facts.retiredInVersion)];
+  if (ownLinks.length > 0) conditions.push(sql`(${facts.externalId} is null or ${notInArray(facts.externalId, ownLinks)})`);
+  await tx
+    .update(facts)
+    .set({ url: doc.url })
+    .where(and(...conditions));
 }
 
 async function activeHashes(db: Db, kb: string): Promise<Map<string, string>> {

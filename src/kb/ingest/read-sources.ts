@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
-import { basename, extname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 
 import { DEFAULT_INGEST_LIMITS, describeLimit, formatBytes, type IngestLimits } from '../ingest-limits.js';
 import { decodeText } from '../parse/decode-text.js';
+import { httpUrl } from '../parse/http-url.js';
 import { formatFromPath, parseDocument, type DocumentFormat, type ParsedDocument } from '../parse/index.js';
 import { binaryFormatFromPath, type BinaryFormat } from '../parse/parse-binary.js';
 import { parseInWorker } from './parse-in-worker.js';
@@ -22,12 +23,16 @@ export interface NewFact {
   /** Facts of one passage are one candidate answer (see EvidenceFact.passage). */
   readonly passage: string;
   readonly confidence: number;
+  /** The fact's own link (a .jsonl line's `url`); null: its document's, if any. */
+  readonly url: string | null;
 }
 
 export interface SourceDocument {
   readonly path: string;
   readonly type: FileType;
   readonly title: string | null;
+  /** The document's own link (an HTML canonical URL, a PDF's metadata); null when it names none. */
+  readonly url: string | null;
   readonly hash: string;
   readonly facts: readonly NewFact[];
   /** How many of the facts are table or label–value rows. */
@@ -55,6 +60,13 @@ const FACT_LINE = z.object({
   passage: z.string().min(1).max(2048).optional(),
   /** Section heading, searched with the fact as a document's headings are. */
   heading: z.string().trim().min(1).max(2048).optional(),
+  /** Where people can read the fact's source; wins over the file's own (CANDOR_SOURCE_URLS). */
+  url: z
+    .string()
+    .max(2048)
+    .refine((url) => httpUrl(url) !== null, 'expected an http(s) URL')
+    .transform((url) => httpUrl(url)!)
+    .optional(),
 });
 
 /** A file to ingest and the name it is known by in the KB. */
@@ -67,6 +79,8 @@ export interface SourceFile {
    * working directory or however its path is spelled, and a moved checkout keeps its KB.
    */
   readonly key: string;
+  /** The name of the folder `key` is relative to (the one named, or the named file's own folder): CANDOR_SOURCE_URLS may name it. */
+  readonly folder?: string;
 }
 
 /** Expands files and folders into the supported files beneath them, sorted, with the rest reported. */
@@ -89,7 +103,7 @@ export function listSourceFiles(paths: readonly string[]): { files: SourceFile[]
       const earlier = byKey.get(key);
       if (earlier === undefined) {
         byKey.set(key, resolve(path));
-        files.push({ file: path, key });
+        files.push({ file: path, key, folder: basename(path === root ? dirname(resolve(path)) : resolve(root)) });
       } else if (earlier !== resolve(path)) {
         skipped.push({ path, reason: `another file in this run is also named "${key}" (${earlier}); ingest their common folder instead` });
       }
@@ -134,7 +148,7 @@ export async function readSourceDocument(
   }
   const content = decodeText(bytes);
   if (!content.ok) return { kind: 'error', type, reason: content.reason };
-  if (type === 'jsonl') return { kind: 'document', doc: { path, type, hash, rows: 0, ...readFactLines(content.text, path) } };
+  if (type === 'jsonl') return { kind: 'document', doc: { path, type, hash, rows: 0, url: null, ...readFactLines(content.text, path) } };
   return { kind: 'document', doc: toSourceDocument(path, type, hash, parseDocument(content.text, type), []) };
 }
 
@@ -175,9 +189,10 @@ function toSourceDocument(path: string, type: FileType, hash: string, parsed: Pa
     // A passage is the document and section: a section that runs over a page break is still one passage.
     passage: fact.heading ? `${path} › ${fact.heading}` : path,
     confidence: 1,
+    url: null,
   }));
   const rows = parsed.facts.filter((fact) => fact.row === true).length;
-  return { path, type, hash, title: parsed.title, facts, rows, skipped: [...notes] };
+  return { path, type, hash, title: parsed.title, url: httpUrl(parsed.url), facts, rows, skipped: [...notes] };
 }
 
 export function readFactLines(content: string, path: string): Pick<SourceDocument, 'title' | 'facts' | 'skipped'> {
@@ -208,6 +223,7 @@ export function readFactLines(content: string, path: string): Pick<SourceDocumen
         source: fact.data.source ?? `${path}#${fact.data.id}`,
         passage: fact.data.passage === undefined ? `${path}#${fact.data.id}` : `${path}#${fact.data.passage}`,
         confidence: fact.data.confidence ?? 1,
+        url: fact.data.url ?? null,
       });
     }
   });

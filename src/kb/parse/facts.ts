@@ -110,3 +110,36 @@ export function addTable(
   }
   for (const row of rows) collector.addFact(renderTableRow(headers, row), heading, { ...where, row: true });
 }
+
+/** A table row read from flattened text, with what names it. */
+export interface HeadedRow {
+  /** The table's caption ("Table B: Premiums (before subsidies)"). */
+  readonly title?: string | null;
+  /** The header of the row-label column ("Age Next Birthday"). */
+  readonly rowHeader?: string | null;
+  readonly label: string;
+  /** The header of each value's column; null where unknown. */
+  readonly headers?: readonly (string | null)[] | null;
+  readonly values: readonly string[];
+  /** Notes that hold for the row ("Fine: $150"). */
+  readonly notes?: readonly string[];
+}
+
+/**
+ * One row as a fact a person can read alone: "Title — Row header: label —
+ * Header: value; Header: value", each part left out when unknown; with no
+ * headers at all, "label: value" as a label–value row reads.
+ */
+export function renderHeadedRow(row: HeadedRow): string {
+  const clean = (text: string | null | undefined): string => normaliseWhitespace(text ?? '');
+  const label = clean(row.label).replace(/\s*:$/, '');
+  const rowHeader = clean(row.rowHeader).replace(/\s*:$/, '');
+  const cells = row.values.map((value, i) => {
+    const header = clean(row.headers?.[i]);
+    return header === '' ? clean(value) : `${header}: ${clean(value)}`;
+  });
+  const headed = rowHeader !== '' || cells.some((_, i) => clean(row.headers?.[i]) !== '');
+  const key = rowHeader === '' ? label : `${rowHeader}: ${label}`;
+  const parts = [clean(row.title), `${key}${headed ? ' — ' : ': '}${cells.join('; ')}`, ...(row.notes ?? []).map(clean)];
+  return parts.filter((part) => part !== '').join(' — ');
+}

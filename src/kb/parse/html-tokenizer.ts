@@ -1,12 +1,14 @@
 import { Parser } from 'htmlparser2';
 
 export type HtmlToken =
-  { kind: 'text'; text: string } | { kind: 'open'; name: string; selfClosing: boolean } | { kind: 'close'; name: string };
+  | { kind: 'text'; text: string }
+  | { kind: 'open'; name: string; selfClosing: boolean; attributes: Readonly<Record<string, string>> }
+  | { kind: 'close'; name: string };
 
 /**
  * HTML as a flat token stream (text with every named and numeric character
  * reference decoded, opening and closing tags with lower-cased names), read
- * by htmlparser2: its tokenizer knows the full WHATWG entity table and the
+ * by htmlparser2 (attribute names lower-cased, values decoded): its tokenizer knows the full WHATWG entity table and the
  * browser's tolerance for broken markup (quoted ">" in attributes, stray "<",
  * unclosed elements, raw-text elements such as script and style). Comments,
  * doctypes and processing instructions are dropped; CDATA is text. Every
@@ -22,9 +24,9 @@ export function tokenizeHtml(html: string): HtmlToken[] {
   };
   const parser = new Parser(
     {
-      onopentag(name) {
+      onopentag(name, attributes) {
         flushText();
-        tokens.push({ kind: 'open', name, selfClosing: false });
+        tokens.push({ kind: 'open', name, selfClosing: false, attributes });
       },
       onclosetag(name) {
         flushText();

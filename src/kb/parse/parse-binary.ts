@@ -54,5 +54,5 @@ export async function parseBinaryDocument(
     };
   }
   const notes = [...text.failedPages, ...doc.emptyPages.map((page) => `p. ${page}: no text layer (a scanned page?), skipped`)];
-  return { ok: true, doc: { title: doc.title, facts: doc.facts }, notes };
+  return { ok: true, doc: { title: doc.title, facts: doc.facts, url: text.url }, notes };
 }

@@ -1,5 +1,6 @@
 import { addTable, FactCollector, HeadingStack } from './facts.js';
 import { tokenizeHtml } from './html-tokenizer.js';
+import { httpUrl } from './http-url.js';
 import { normaliseWhitespace } from './normalise.js';
 import type { ParsedDocument } from './types.js';
 
@@ -76,7 +77,9 @@ interface Table {
  * HTML: script/style/head… content is dropped (the <title> is the title, else
  * the first h1), h1–h6 build the heading path, block elements separate text,
  * inline elements join it, an li is one fact, other blocks are split into
- * sentences, and each table row is one "Header: value; …" fact.
+ * sentences, and each table row is one "Header: value; …" fact. The page's
+ * URL is its <link rel="canonical">, else its og:url (http(s) only, relative
+ * ones resolved against <base href>).
  */
 export function parseHtml(content: string): ParsedDocument {
   const facts = new FactCollector();
@@ -89,6 +92,7 @@ export function parseHtml(content: string): ParsedDocument {
   let inTitle = false;
   let heading: { level: number; text: string } | null = null;
   let buffer = '';
+  const links: { base?: string; canonical?: string; og?: string } = {};
 
   const flush = (): void => {
     const text = normaliseWhitespace(buffer);
@@ -120,6 +124,7 @@ export function parseHtml(content: string): ParsedDocument {
       continue;
     }
     const { name } = token;
+    if (token.kind === 'open') noteLink(links, name, token.attributes);
     if (token.kind === 'open' && name === 'body') skipping.length = 0;
     if (name === 'title') inTitle = token.kind === 'open' && skipping.every((skipped) => skipped === 'head');
     if (SKIPPED.has(name)) {
@@ -176,7 +181,20 @@ export function parseHtml(content: string): ParsedDocument {
   }
   if (heading !== null) headings.push(heading.level, heading.text);
   flush();
-  return facts.result(title ?? firstH1);
+  const base = httpUrl(links.base);
+  const url = httpUrl(links.canonical, base) ?? httpUrl(links.og, base);
+  return url === null ? facts.result(title ?? firstH1) : { ...facts.result(title ?? firstH1), url };
+}
+
+/** The first <base href>, <link rel="canonical" href> and og:url <meta> of the page. */
+function noteLink(
+  links: { base?: string; canonical?: string; og?: string },
+  name: string,
+  attributes: Readonly<Record<string, string>>,
+): void {
+  if (name === 'base') links.base ??= attributes.href;
+  else if (name === 'link' && /(?:^|\s)canonical(?:\s|$)/i.test(attributes.rel ?? '')) links.canonical ??= attributes.href;
+  else if (name === 'meta' && (attributes.property ?? attributes.name)?.toLowerCase() === 'og:url') links.og ??= attributes.content;
 }
 
 function openBlock(blocks: string[], name: string): void {

@@ -1,5 +1,6 @@
 import { FactCollector, HeadingStack } from './facts.js';
 import { isValueLine, LIST_ITEM, NUMBERED_HEADING, PAGE_NUMBER, withoutListMarker } from './line-shapes.js';
+import { paragraphNumbers, type ParagraphStart } from './paragraph-numbers.js';
 import { groupLines, roundSize, type PdfLine, type PdfPageText } from './pdf-lines.js';
 import { PdfTable } from './pdf-table.js';
 import { wordCount } from './split-sentences.js';
@@ -37,7 +38,9 @@ interface Block {
 export function parsePdf(pages: readonly PdfPageText[]): ParsedPdf {
   const all = pages.flatMap(groupLines);
   const running = runningLines(all, pages.length);
-  const lines = all.filter((line) => !(line.cells.length === 1 && PAGE_NUMBER.test(line.cells[0]!.text)) && !running.has(lineKey(line)));
+  const { lines, restarts } = withoutParagraphNumbers(
+    all.filter((line) => !(line.cells.length === 1 && PAGE_NUMBER.test(line.cells[0]!.text)) && !running.has(lineKey(line))),
+  );
   const style = bodyStyle(lines);
   const facts = new FactCollector();
   const headings = new HeadingStack();
@@ -88,7 +91,7 @@ export function parsePdf(pages: readonly PdfPageText[]): ParsedPdf {
       title ??= heading;
       continue;
     }
-    const close = gap <= PARAGRAPH_GAP && Math.abs(roundSize(line.size) - roundSize(previous?.size ?? 0)) < 1;
+    const close = !restarts.has(i) && gap <= PARAGRAPH_GAP && Math.abs(roundSize(line.size) - roundSize(previous?.size ?? 0)) < 1;
     const marker = LIST_ITEM.test(text) || BULLET.test(text);
     const current = block as Block | null;
     if (!marker && close && current !== null && !CAPTION.test(text)) {
@@ -102,6 +105,25 @@ export function parsePdf(pages: readonly PdfPageText[]): ParsedPdf {
   flushTable();
   const emptyPages = pages.filter((page) => page.runs.length === 0).map((page) => page.page);
   return { ...facts.result(title), emptyPages };
+}
+
+/** Lines with paragraph numbers ("91 Vehicles which…") stripped (paragraph-numbers.ts), and those lines, which start a paragraph. */
+function withoutParagraphNumbers(lines: readonly PdfLine[]): { lines: PdfLine[]; restarts: Set<number> } {
+  const textOf = (line: PdfLine | undefined): string => (line?.cells.length === 1 ? line.cells[0]!.text : '');
+  const startOf = (i: number): ParagraphStart => {
+    const line = lines[i]!;
+    const previous = lines[i - 1];
+    if (previous === undefined || previous.page !== line.page || (previous.y - line.y) / line.size > PARAGRAPH_GAP) return 'clear';
+    const text = textOf(previous);
+    if (/[.!?:;)]$/.test(text) || (/\p{Lu}{2}/u.test(text) && !/\p{Ll}/u.test(text))) return 'clear';
+    return text !== '' && wordCount(text) <= 8 ? 'after-label' : 'none';
+  };
+  const numbered = paragraphNumbers(lines.map(textOf), startOf, (i) => textOf(lines[i - 1]));
+  const out = lines.map((line, i) => {
+    const rest = numbered.get(i);
+    return rest === undefined ? line : { ...line, cells: [{ ...line.cells[0]!, text: rest }] };
+  });
+  return { lines: out, restarts: new Set(numbered.keys()) };
 }
 
 interface BodyStyle {

@@ -1,7 +1,11 @@
 import { FactCollector, HeadingStack } from './facts.js';
-import { isValueLine, LIST_ITEM, NUMBERED_HEADING, PAGE_NUMBER } from './line-shapes.js';
+import { BARE_NUMBER, isValueLine, LIST_ITEM, NUMBERED_HEADING, PAGE_NUMBER, TABLE_CAPTION } from './line-shapes.js';
 import { normaliseWhitespace } from './normalise.js';
+import { paragraphNumbers, type ParagraphStart } from './paragraph-numbers.js';
 import { wordCount } from './split-sentences.js';
+import type { TextTable } from './text-blocks.js';
+import { readColumns } from './text-columns.js';
+import { readGrid } from './text-grid.js';
 import { TextRows } from './text-rows.js';
 import type { ParsedDocument } from './types.js';
 
@@ -12,6 +16,8 @@ const DROPPED = '\u0000';
 const RANK_TITLE = 0;
 const RANK_CAPS = 10;
 const RANK_WEAK = 11;
+/** How many lines at the top and bottom of a page may be its running header or footer. */
+const PAGE_EDGE_LINES = 3;
 
 interface Heading {
   text: string;
@@ -23,14 +29,13 @@ interface Heading {
 /**
  * Plain text: blank lines separate paragraphs, wrapped lines are joined, list
  * lines become one fact each, headings are numbered, ALL CAPS or short lines
- * standing alone; page numbers and lines repeated 3+ times (running headers
- * and footers) are dropped. Label–value rows (a short label run, then a value
- * line; see label-value.ts) are one fact each, wherever a block may start.
+ * standing alone; page numbers, paragraph numbers ("91 Vehicles which…") and
+ * lines repeated 3+ times (running headers and footers) are dropped. Tables
+ * flattened one cell per line (text-grid.ts, text-columns.ts) and label–value
+ * rows (label-value.ts) are one fact per row, wherever a block may start.
  */
 export function parseText(content: string): ParsedDocument {
-  const raw = content.replace(/\r\n?/g, '\n').split('\n').map(normaliseWhitespace);
-  const repeated = repeatedLines(raw);
-  const lines = raw.map((line) => (repeated.has(line) ? '' : PAGE_NUMBER.test(line) ? DROPPED : line));
+  const { lines, cells } = prepareLines(content);
   const facts = new FactCollector();
   const headings = new HeadingStack();
   let title: string | null = null;
@@ -61,6 +66,18 @@ export function parseText(content: string): ParsedDocument {
     const previous = lines[i - 1] ?? '';
     const startsBlock = previous === '';
     const nothingOpen = paragraph.length === 0 && item === null;
+    if (startsBlock || previous === DROPPED || nothingOpen || ENDS_SENTENCE.test(previous) || TABLE_CAPTION.test(line)) {
+      const table = readGrid(cells, i) ?? readColumns(cells, i);
+      if (table !== null) {
+        flush();
+        closeOrphan();
+        if (table.caption !== null) headings.push(i === firstLine ? RANK_TITLE : RANK_WEAK, table.caption);
+        if (i === firstLine) title = table.caption;
+        addTable(facts, table, headings.path);
+        i = table.end - 1;
+        continue;
+      }
+    }
     if (startsBlock || previous === DROPPED || LIST_ITEM.test(line) || rows.follows(lines, i)) {
       const found = rows.read(lines, i);
       if (found !== null) {
@@ -119,11 +136,110 @@ function detectHeading(lines: readonly string[], i: number, isFirstLine: boolean
   return standsAlone ? { text: line, rank: RANK_WEAK, lines: 1 } : null;
 }
 
-/** Lines (up to 12 words) that occur 3+ times verbatim: running headers and footers. Values ("$620 per treatment") repeat in tables and stay. */
+function addTable(facts: FactCollector, table: TextTable, heading: string | null): void {
+  for (const note of table.notes) facts.addParagraph(note, heading);
+  for (const row of table.rows) facts.addFact(row, heading, { row: true });
+}
+
+/**
+ * The document's lines twice, index for index: `lines` as the paragraph reader
+ * sees them (page numbers marked DROPPED), and `cells` as table readers do,
+ * where a number alone is a cell ("51", "3") unless it stands first or last on
+ * a page. Running headers are blank in both; paragraph numbers are stripped
+ * from both, with a blank line before them where their paragraph starts.
+ */
+function prepareLines(content: string): { lines: string[]; cells: string[] } {
+  const source = content.replace(/\r\n?/g, '\n').split('\n');
+  const raw = source.map(normaliseWhitespace);
+  const repeated = repeatedLines(raw);
+  const edges = pageEdges(raw, source, PAGE_EDGE_LINES);
+  const outermost = pageEdges(raw, source, 1);
+  // tables see repeated lines unless one stands at a page's edge, as running headers do: a repeated cell stays;
+  // and numbers alone unless one is a page's first or last line, as page numbers are: "3" may be a cell
+  const running = new Set([...edges].map((i) => raw[i]!).filter((line) => repeated.has(line)));
+  let lines = raw.map((line) => (repeated.has(line) ? '' : PAGE_NUMBER.test(line) ? DROPPED : line));
+  let cells = raw.map((line, i) =>
+    running.has(line) || (PAGE_NUMBER.test(line) && (outermost.has(i) || !BARE_NUMBER.test(line))) ? '' : line,
+  );
+  const numbered = paragraphNumbers(
+    lines,
+    (i) => paragraphStart(lines, i),
+    (i) => lineBefore(lines, i),
+  );
+  if (numbered.size === 0) return { lines, cells };
+  // a short label between a sentence and a numbered paragraph ("…in front.", "Pedestrians", "209 Keep away…") heads it
+  const labels = new Set(
+    [...numbered.keys()].map((i) => i - 1).filter((j) => isShortLabel(lines[j] ?? '') && paragraphStart(lines, j) === 'clear'),
+  );
+  const outLines: string[] = [];
+  const outCells: string[] = [];
+  lines.forEach((line, i) => {
+    const rest = numbered.get(i);
+    if ((rest !== undefined || labels.has(i)) && outLines.length > 0 && outLines[outLines.length - 1] !== '') {
+      outLines.push('');
+      outCells.push('');
+    }
+    outLines.push(rest ?? line);
+    outCells.push(rest ?? cells[i]!);
+  });
+  lines = outLines;
+  cells = outCells;
+  return { lines, cells };
+}
+
+function isShortLabel(line: string): boolean {
+  return /^\p{Lu}/u.test(line) && wordCount(line) <= 5 && !/[.,;:!?]$/.test(line) && !isValueLine(line);
+}
+
+/** The line before `i` in the same paragraph (a page number between them skipped), or '' at a paragraph's start. */
+function lineBefore(lines: readonly string[], i: number): string {
+  let j = i - 1;
+  while (lines[j] === DROPPED) j--;
+  return lines[j] ?? '';
+}
+
+function paragraphStart(lines: readonly string[], i: number): ParagraphStart {
+  const previous = lines[i - 1] ?? '';
+  if (previous === '' || previous === DROPPED || /[.!?:;)]$/.test(previous)) return 'clear';
+  if (/\p{Lu}{2}/u.test(previous) && !/\p{Ll}/u.test(previous)) return 'clear'; // a heading in capitals
+  return wordCount(previous) <= 8 ? 'after-label' : 'none';
+}
+
+/**
+ * The first and last `count` lines of each page (pages end with a form feed;
+ * a file without one is a page): where page numbers and running headers stand.
+ */
+function pageEdges(lines: readonly string[], source: readonly string[], count: number): Set<number> {
+  const edges = new Set<number>();
+  const mark = (from: number, step: 1 | -1): void => {
+    let found = 0;
+    for (let i = from; i >= 0 && i < lines.length && found < count; i += step) {
+      if (step === 1 && i > from && source[i]!.includes('\f')) return;
+      if (lines[i] === '') continue;
+      edges.add(i);
+      found += 1;
+      if (step === -1 && source[i]!.includes('\f')) return;
+    }
+  };
+  mark(0, 1);
+  mark(lines.length - 1, -1);
+  source.forEach((line, i) => {
+    if (!line.includes('\f')) return;
+    mark(i, -1);
+    mark(i + 1, 1);
+  });
+  return edges;
+}
+
+/**
+ * Lines (up to 12 words) that occur 3+ times verbatim: running headers and footers. Values ("$620 per
+ * treatment") and numbers alone (a table's "3", "3", "3") repeat in tables and stay.
+ */
 function repeatedLines(lines: readonly string[]): Set<string> {
   const counts = new Map<string, number>();
   for (const line of lines) {
-    if (line !== '' && wordCount(line) <= 12 && !isValueLine(line)) counts.set(line, (counts.get(line) ?? 0) + 1);
+    if (line !== '' && wordCount(line) <= 12 && !isValueLine(line) && !PAGE_NUMBER.test(line))
+      counts.set(line, (counts.get(line) ?? 0) + 1);
   }
   return new Set([...counts].filter(([, count]) => count >= 3).map(([line]) => line));
 }

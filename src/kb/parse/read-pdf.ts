@@ -1,11 +1,18 @@
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 import { describeLimit, type IngestLimits } from '../ingest-limits.js';
+import { httpUrl } from './http-url.js';
 import type { PdfPageText, PdfRun } from './pdf-lines.js';
 
 /** The text of a PDF, page by page, or why it cannot be read. Pages that failed are listed, not fatal. */
 export type PdfText =
-  | { readonly ok: true; readonly pages: readonly PdfPageText[]; readonly failedPages: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly pages: readonly PdfPageText[];
+      readonly failedPages: readonly string[];
+      /** A link to the document its metadata gives (see documentUrl), or null. */
+      readonly url: string | null;
+    }
   | { readonly ok: false; readonly reason: string };
 
 /** PDF readers look for %%EOF within the last kilobyte; allow some trailing junk. */
@@ -59,7 +66,7 @@ export async function readPdfText(bytes: Uint8Array, limits: Pick<IngestLimits, 
         failedPages.push(`p. ${number}: ${(error as Error).message}`);
       }
     }
-    return { ok: true, pages, failedPages };
+    return { ok: true, pages, failedPages, url: await documentUrl(doc) };
   } finally {
     await doc.destroy();
   }
@@ -74,6 +81,30 @@ export async function loadPdfJs() {
   // @ts-expect-error pdf.js ships no types for its worker module; only its side of the fake worker is wanted
   await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
   return pdfjs;
+}
+
+/**
+ * A link to the document in its metadata. No PDF field is meant for one, so these are read, first
+ * http(s) URL wins: XMP prism:url (PRISM, used by publishers), dc:identifier and dc:source (Dublin Core,
+ * when they hold a URL), then a URL or URI entry of the document information dictionary (custom
+ * properties, as Word and PDF tools write them). Metadata that cannot be read is no link, not a failure.
+ */
+async function documentUrl(doc: PDFDocumentProxy): Promise<string | null> {
+  try {
+    const { info, metadata } = await doc.getMetadata();
+    const custom = (info as { Custom?: Record<string, unknown> } | null)?.Custom ?? {};
+    const xmp = (name: string): unknown => metadata?.get(name);
+    for (const value of [xmp('prism:url'), xmp('dc:identifier'), xmp('dc:source'), custom.URL, custom.URI, custom.Url]) {
+      const url = [value]
+        .flat()
+        .map((candidate) => httpUrl(candidate))
+        .find((candidate) => candidate !== null);
+      if (url) return url;
+    }
+  } catch {
+    // a link is a nicety: unreadable metadata leaves the document without one
+  }
+  return null;
 }
 
 async function pageRuns(page: PDFPageProxy): Promise<PdfRun[]> {

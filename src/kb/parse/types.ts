@@ -16,4 +16,6 @@ export interface ParsedFact {
 export interface ParsedDocument {
   title: string | null;
   facts: ParsedFact[];
+  /** Where people can open the document, when it says (an HTML canonical link, a PDF's metadata): http(s) only. */
+  url?: string | null;
 }

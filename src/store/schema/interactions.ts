@@ -50,6 +50,8 @@ export const interactions = pgTable(
     /** The right decision when known ('answer' | 'abstain'): imported benchmark replies carry it; live traffic does not. */
     expectedDecision: text('expected_decision'),
     reason: text('reason'),
+    /** How sure the answer is ('high' | 'medium' | 'low'); a medium answer carries a visible caveat. Null on rows before it was kept. */
+    confidence: text('confidence'),
     answer: text('answer'),
     verdicts: jsonb('verdicts')
       .$type<readonly Verdict[]>()

@@ -46,6 +46,8 @@ export const documents = pgTable(
       .references(() => knowledgeBases.id),
     path: text('path').notNull(),
     title: text('title'),
+    /** Where people can open the document (canonical URL, PDF URI, the config's folder base URL); null when unknown. */
+    url: text('url'),
     contentHash: text('content_hash').notNull(),
     addedInVersion: integer('added_in_version').notNull(),
     retiredInVersion: integer('retired_in_version'),
@@ -69,6 +71,8 @@ export const facts = pgTable(
     heading: text('heading'),
     position: integer('position').notNull(),
     source: text('source').notNull(),
+    /** The link a citation of this fact opens: its own (a .jsonl `url`) or its document's; null when unknown. */
+    url: text('url'),
     /** The passage the fact belongs to (document + section, or a .jsonl fact's own or named passage); never the source label. */
     passage: text('passage'),
     confidence: real('confidence').notNull().default(1),

@@ -91,6 +91,24 @@ describe('parseDocument (html)', () => {
     ).toEqual(['Deductible amount', 'The amount you pay first.', 'A quoted block sits here.', 'Kept text here.']);
   });
 
+  it('takes the page’s URL from its canonical link, else og:url; http(s) only, relative ones against <base>', () => {
+    const page = (head: string) => parse(`<html><head>${head}</head><body><p>Staff receive 18 days of leave.</p></body></html>`).url;
+    expect(
+      page(
+        '<meta property="og:url" content="https://example.org/og"><link rel="alternate canonical" href="https://example.org/hr/leave?x=1">',
+      ),
+    ).toBe('https://example.org/hr/leave?x=1');
+    expect(page('<meta property="og:url" content="https://example.org/og">')).toBe('https://example.org/og');
+    expect(page('<base href="https://example.org/hr/"><link rel="canonical" href="leave.html">')).toBe('https://example.org/hr/leave.html');
+    // a script URL, a relative link with nothing to resolve it against, or a URL with a password is no link
+    expect(page('<link rel="canonical" href="javascript:alert(1)"><meta property="og:url" content="https://example.org/og">')).toBe(
+      'https://example.org/og',
+    );
+    expect(page('<link rel="canonical" href="/hr/leave">')).toBeUndefined();
+    expect(page('<link rel="canonical" href="https://user:secret@example.org/hr">')).toBeUndefined();
+    expect(page('<link rel="stylesheet" href="https://example.org/site.css">')).toBeUndefined();
+  });
+
   it('tolerates quoted ">" in attributes, unclosed tags and uppercase tag names', () => {
     expect(
       texts(
