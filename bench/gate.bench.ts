@@ -19,6 +19,7 @@ import { assessQuestion } from '../src/ask/assess-question.js';
 import { GATE_MODEL } from '../src/ask/gate-model.js';
 import { settingsSchema, toConfig } from '../src/config.js';
 import { mulberry32 } from '../src/core/agreement/seeded-random.js';
+import { formatCaveat, formatExtractiveAnswer, formatRefusal } from '../src/core/answer/format-answer.js';
 import { ingestPaths } from '../src/kb/ingest/ingest.js';
 import { KnowledgeIndex, KnowledgeIndexCache } from '../src/kb/knowledge-index.js';
 import { openStore, type Store } from '../src/store/open-store.js';
@@ -397,7 +398,8 @@ interface Split {
 
 /**
  * One ask as ask() runs it, minus telemetry and recording: version check, then
- * the production assessQuestion (retrieve, rules + answerability score, citations).
+ * the production assessQuestion (retrieve, rules + answerability score, citations), then the
+ * answer's composition (or the refusal's text), as the extractive ask writes them.
  */
 async function askOnce(cache: KnowledgeIndexCache, question: string, split: Split | null): Promise<void> {
   const t0 = performance.now();
@@ -414,7 +416,10 @@ async function askOnce(cache: KnowledgeIndexCache, question: string, split: Spli
     },
   });
   const gate = assessed.gate;
-  if (gate.pass) assessed.cited();
+  if (gate.pass) {
+    formatExtractiveAnswer(assessed.cited(), assessed.input.question);
+    if (gate.confidence === 'medium') formatCaveat(gate.doubts);
+  } else formatRefusal(gate.verdicts[0]!, assessed.ranked, assessed.input.question);
   const t3 = performance.now();
   if (!split) return;
   split.total.push(t3 - t0);

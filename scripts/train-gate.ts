@@ -19,6 +19,7 @@ import type { AnswerabilityModel } from '../src/core/gate/answerability-model.js
 import { indexOf, type BenchmarkSet } from '../src/eval/benchmarks/benchmark-set.js';
 import { loadPolicyBench } from '../src/eval/benchmarks/policybench.js';
 import { loadSquad2 } from '../src/eval/benchmarks/squad2.js';
+import { confidentBand } from '../src/eval/gate-training/confident-band.js';
 import { foreignQuestions, gateRows, type GateRow } from '../src/eval/gate-training/gate-rows.js';
 import { figureTable, renderModelCard } from '../src/eval/gate-training/model-card.js';
 import { trainAnswerability, type TrainOptions } from '../src/eval/gate-training/train-answerability.js';
@@ -78,7 +79,9 @@ for (const set of sets) {
   progress(`${set.name}: ${set.facts.length} facts, ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
-const model = trainAnswerability(rows, TRAIN);
+const fitted = trainAnswerability(rows, TRAIN);
+const model = { ...fitted, confident: confidentBand(rows, fitted, TRAIN.outOfScopeWeight) };
+progress(`confident band: answers scoring ${model.confident} or more carry no caveat`);
 progress('validating (leave one set out, BM25 baseline)');
 const validation = validate(rows, model, TRAIN);
 console.log(figureTable(validation));

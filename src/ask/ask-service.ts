@@ -1,7 +1,7 @@
 import type { Span } from '@opentelemetry/api';
 
 import type { Config } from '../config.js';
-import { formatExtractiveAnswer, formatRefusal, nearbyTopics } from '../core/answer/format-answer.js';
+import { formatCaveat, formatExtractiveAnswer, formatRefusal, nearbyTopics } from '../core/answer/format-answer.js';
 import type { AnswerabilityModel } from '../core/gate/answerability-model.js';
 import { GATE_LAYER_NAMES } from '../core/gate/gate.js';
 import type { Verdict } from '../core/gate/types.js';
@@ -99,7 +99,7 @@ export function createAsk(deps: AskDeps): Ask {
         });
       }
       const reason = decision.decision === 'abstain' ? (decision.reasons[0]?.code ?? 'unknown') : 'none';
-      instruments.asks().add(1, { decision: decision.decision, reason, channel: request.channel });
+      instruments.asks().add(1, { decision: decision.decision, reason, confidence: decision.confidence, channel: request.channel });
       instruments.askDuration().record(latencyMs, { decision: decision.decision, channel: request.channel });
       return { ...decision, traceId, latencyMs, interactionId };
     });
@@ -146,15 +146,23 @@ async function decide(index: KnowledgeIndex, question: string, options: AskOptio
       answer: null,
       reasons: gate.verdicts,
       evidence: [],
-      nearbyTopics: nearbyTopics(ranked),
-      refusal: formatRefusal(deciding, ranked),
+      nearbyTopics: nearbyTopics(ranked, assessed.input.question),
+      refusal: formatRefusal(deciding, ranked, assessed.input.question),
       kb,
       answerability,
+      confidence: 'low',
+      caveat: null,
     };
   }
-  if (deps.llm) return { ...(await generate(deps.llm, question, ranked, gate.verdicts, kb, config.telemetry.traceContent)), answerability };
+  if (deps.llm) {
+    const generated = await generate(deps.llm, assessed.input.question, ranked, gate.verdicts, kb, config.telemetry.traceContent);
+    // The model's answer keeps the gate's confidence: a medium-band question stays caveated whoever words the answer.
+    if (generated.decision === 'answer' && gate.confidence === 'medium')
+      return { ...generated, answerability, confidence: 'medium', caveat: formatCaveat(gate.doubts) };
+    return { ...generated, answerability };
+  }
   const cited = assessed.cited();
-  const answer = withSpanSync(SPAN.answer, {}, () => formatExtractiveAnswer(cited));
+  const answer = withSpanSync(SPAN.answer, {}, () => formatExtractiveAnswer(cited, assessed.input.question));
   return {
     decision: 'answer',
     answer,
@@ -164,6 +172,8 @@ async function decide(index: KnowledgeIndex, question: string, options: AskOptio
     refusal: null,
     kb,
     answerability,
+    confidence: gate.confidence,
+    caveat: gate.confidence === 'medium' ? formatCaveat(gate.doubts) : null,
   };
 }
 
@@ -194,8 +204,10 @@ function unavailable(kbName: string, version: number): Decided {
     reasons: [verdict],
     evidence: [],
     nearbyTopics: [],
-    refusal: formatRefusal(verdict, []),
+    refusal: formatRefusal(verdict, [], { terms: [] }),
     kb: { name: kbName, version },
+    confidence: 'low',
+    caveat: null,
   };
 }
 
@@ -213,6 +225,7 @@ function annotate(span: Span, decision: Decided): void {
       : {}),
     ...Object.fromEntries(Object.entries(a?.features ?? {}).map(([name, value]) => [ATTR.answerabilityFeature(name), value])),
     [ATTR.decision]: decision.decision,
+    [ATTR.confidence]: decision.confidence,
     [ATTR.evidenceCount]: decision.evidence.length,
     [ATTR.kbVersion]: decision.kb.version,
     ...(top === undefined ? {} : { [ATTR.topScore]: top }),

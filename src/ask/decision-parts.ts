@@ -4,7 +4,15 @@ import type { AnswerabilityView, EvidenceView, ThresholdSource } from './decisio
 
 /** A cited fact as a decision shows it: its external id when it has one, its score rounded. */
 export function evidenceView(fact: EvidenceFact): EvidenceView {
-  return { factId: fact.externalId ?? String(fact.factId), text: fact.text, source: fact.source, score: round(fact.score) };
+  return {
+    factId: fact.externalId ?? String(fact.factId),
+    text: fact.text,
+    source: fact.source,
+    score: round(fact.score),
+    title: fact.title ?? null,
+    section: fact.heading,
+    url: fact.url ?? null,
+  };
 }
 
 /** The gate's answerability as a decision carries it: every value rounded to three places. */

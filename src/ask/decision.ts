@@ -7,7 +7,19 @@ export interface EvidenceView {
   readonly text: string;
   readonly source: string;
   readonly score: number;
+  /** The document's title (null when it has none: channels fall back to the source). */
+  readonly title?: string | null;
+  /** The section the fact sits in (its heading path), for the citation. */
+  readonly section?: string | null;
+  /** A link people can open, when the source has one. */
+  readonly url?: string | null;
 }
+
+/**
+ * How sure an answer is: `high` answers plainly, `medium` answers with a visible caveat, `low` refuses.
+ * The bands come from the answerability model's calibration (its model card; per KB via `eval calibrate`).
+ */
+export type Confidence = 'high' | 'medium' | 'low';
 
 /** What every decision carries, answered or not. */
 interface DecisionCommon {
@@ -22,6 +34,8 @@ interface DecisionCommon {
   readonly answerability?: AnswerabilityView;
   /** With a model configured: which model and prompt (id@version) decided. Absent in extractive mode. */
   readonly generation?: { readonly model: string; readonly prompt: string };
+  /** `high` | `medium` (answered with a caveat) | `low` (refused). */
+  readonly confidence: Confidence;
 }
 
 /** An answer: the text and exactly the facts it cites. */
@@ -32,6 +46,8 @@ export interface Answered extends DecisionCommon {
   readonly evidence: readonly EvidenceView[];
   readonly nearbyTopics: readonly string[];
   readonly refusal: null;
+  /** Shown before the answer when confidence is medium ("I'm not certain this answers your question…"); null when high. */
+  readonly caveat: string | null;
 }
 
 /** A refusal: why in plain words, and what nearby topics the KB does cover. */
@@ -43,6 +59,8 @@ export interface Abstained extends DecisionCommon {
   readonly nearbyTopics: readonly string[];
   /** The plain-words refusal shown to the user. */
   readonly refusal: string;
+  /** A refusal carries no caveat (it is one). */
+  readonly caveat: null;
 }
 
 /** A decision before it is traced and recorded (what the gate and the answer layers produce). */

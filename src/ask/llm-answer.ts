@@ -1,6 +1,6 @@
 import { formatRefusal, nearbyTopics } from '../core/answer/format-answer.js';
 import { checkGrounding } from '../core/gate/grounding.js';
-import type { EvidenceFact, Verdict } from '../core/gate/types.js';
+import type { EvidenceFact, QuestionAnalysis, Verdict } from '../core/gate/types.js';
 import { checkEntailment } from '../llm/check-entailment.js';
 import { ANSWER_PROMPT_REF, groundedAnswer } from '../llm/grounded-answer.js';
 import type { Llm } from '../llm/llm-client.js';
@@ -17,7 +17,7 @@ import type { Decided } from './decision.js';
  */
 export async function generate(
   llm: Llm,
-  question: string,
+  question: QuestionAnalysis,
   shown: readonly EvidenceFact[],
   hard: readonly Verdict[],
   kb: Decided['kb'],
@@ -29,15 +29,17 @@ export async function generate(
     answer: null,
     reasons: [verdict, ...hard],
     evidence: [],
-    nearbyTopics: nearbyTopics(shown),
-    refusal: formatRefusal(verdict, shown),
+    nearbyTopics: nearbyTopics(shown, question),
+    refusal: formatRefusal(verdict, shown, question),
     kb,
     generation,
+    confidence: 'low',
+    caveat: null,
   });
   return withSpan(SPAN.answer, { [ATTR.answerMode]: 'llm' }, async () => {
     let draft;
     try {
-      draft = await groundedAnswer(llm, question, shown, { traceContent });
+      draft = await groundedAnswer(llm, question.text, shown, { traceContent });
     } catch (error) {
       if (!(error instanceof LlmFailure)) throw error;
       return refuse({ layer: 'llm', pass: false, code: error.code, detail: error.message });
@@ -53,7 +55,8 @@ export async function generate(
     const llmVerdict: Verdict = { layer: 'llm', pass: true, code: null, detail: 'the model judged the facts answer it' };
     const grounding = checkGrounding(draft, shown);
     if (!grounding.pass) return refuse({ ...grounding, detail: grounding.detail });
-    const cited = [...new Set(draft.citations)].map((n) => shown[n - 1] as EvidenceFact);
+    const order = [...new Set(draft.citations)];
+    const cited = order.map((n) => shown[n - 1] as EvidenceFact);
     const checks = [llmVerdict, grounding];
     if (llm.entailment) {
       let entailed;
@@ -78,13 +81,29 @@ export async function generate(
     }
     return {
       decision: 'answer',
-      answer: draft.answer,
+      answer: renumberMarkers(draft.answer, order),
       reasons: [...hard, ...checks],
       evidence: cited.map(evidenceView),
       nearbyTopics: [],
       refusal: null,
       kb,
       generation,
+      confidence: 'high',
+      caveat: null,
     };
   });
+}
+
+/**
+ * The model numbers the facts it was shown; a decision's evidence is only the cited ones, in citation
+ * order. Any "[n]" the model wrote in its answer is renumbered to the evidence it names ("[3]" → "[1]"
+ * when fact 3 was cited first); a marker naming a fact it did not cite is dropped.
+ */
+export function renumberMarkers(answer: string, citationOrder: readonly number[]): string {
+  return answer
+    .replace(/\s?\[(\d{1,2})\]/g, (marker, n: string) => {
+      const at = citationOrder.indexOf(Number(n));
+      return at < 0 ? '' : marker.replace(n, String(at + 1));
+    })
+    .trim();
 }

@@ -23,6 +23,7 @@ export function decisionColumns(decision: Decided) {
     kbVersion: decision.kb.version,
     decision: decision.decision,
     reason: deciding?.code ?? null,
+    confidence: decision.confidence,
     answer: decision.answer ?? decision.refusal,
     verdicts: decision.reasons,
     evidence: decision.evidence,

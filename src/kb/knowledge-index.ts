@@ -1,9 +1,10 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 
 import type { EvidenceFact, Vocabulary } from '../core/gate/types.js';
-import { Bm25Index } from '../core/retrieval/bm25-index.js';
+import { Bm25Index, type Bm25Hit } from '../core/retrieval/bm25-index.js';
 import { reciprocalRankFusion, topByCosine } from '../core/retrieval/fusion.js';
 import { identifierTags } from '../core/text/analyse-question.js';
+import { tokenize } from '../core/text/tokenize.js';
 import { CandorError } from '../errors.js';
 import type { Db } from '../store/open-store.js';
 import { documents, facts, kbGateSettings, knowledgeBases } from '../store/schema.js';
@@ -28,6 +29,10 @@ export interface StoredFact {
   /** Null only for rows written before passages were stored; such a fact is its own passage. */
   readonly passage: string | null;
   readonly confidence: number;
+  /** Where people can open the fact's source (facts.url); null or absent when unknown. */
+  readonly url?: string | null;
+  /** Its document's title, for citations; null for ready-made (.jsonl) facts and untitled documents. */
+  readonly title?: string | null;
 }
 
 /** A knowledge base version, searchable in memory. Rebuilt when the version changes. */
@@ -36,6 +41,8 @@ export class KnowledgeIndex {
   gateSetting: KbGateSetting | null = null;
   private readonly byId = new Map<number, StoredFact>();
   private readonly byExternalId = new Map<string, number>();
+  /** Facts that open their passage (the first of their section): a section's topic sentence. */
+  private readonly openers = new Set<number>();
   readonly bm25: Bm25Index;
 
   constructor(
@@ -46,9 +53,13 @@ export class KnowledgeIndex {
     /** Unit-length fact embeddings for vector retrieval (empty: lexical only). */
     readonly vectors: ReadonlyMap<number, Float32Array> = new Map(),
   ) {
+    const seenPassages = new Set<string>();
     for (const row of rows) {
       this.byId.set(row.id, row);
       if (row.externalId !== null) this.byExternalId.set(row.externalId, row.id);
+      const passage = row.passage ?? `fact#${row.id}`;
+      if (!seenPassages.has(passage)) this.openers.add(row.id);
+      seenPassages.add(passage);
     }
     this.bm25 = new Bm25Index(
       rows.map((row) => ({ key: row.id, text: row.text, context: searchContext(row), tags: identifierTags(row.text) })),
@@ -93,8 +104,15 @@ export class KnowledgeIndex {
    * the gate's thresholds mean) and gets its cosine similarity.
    */
   retrieve(question: string, k: number, exclude: ReadonlySet<number> = new Set(), queryVector?: Float32Array): EvidenceFact[] {
-    // Over-fetch so that re-ranking by confidence cannot drop a better-scored fact.
-    const hits = this.bm25.search(question, k * 2, exclude);
+    // Over-fetch so that re-ranking by phrase and confidence cannot drop a better-scored fact.
+    const pool = this.bm25.search(question, Math.max(k * 4, RERANK_POOL), exclude);
+    const hits = rerankByPhrase(
+      question,
+      pool,
+      k * 2,
+      (key) => this.byId.get(key)?.text ?? '',
+      (key) => this.openers.has(key),
+    );
     const lexical = hits.map((hit) => this.evidence(hit.key, hit.normalised)).sort((a, b) => b.score - a.score);
     if (!queryVector || this.vectors.size === 0) return lexical.slice(0, k);
     const near = topByCosine(this.vectors, queryVector, k * 2, exclude);
@@ -117,6 +135,8 @@ export class KnowledgeIndex {
       source: fact.source,
       passage: fact.passage ?? `fact#${fact.id}`,
       heading: fact.heading,
+      title: fact.title ?? null,
+      url: fact.url ?? null,
       confidence: fact.confidence,
       similarity,
       score: similarity * fact.confidence,
@@ -188,6 +208,8 @@ export class KnowledgeIndexCache {
         source: facts.source,
         passage: facts.passage,
         confidence: facts.confidence,
+        url: facts.url,
+        title: sql<string | null>`case when ${facts.externalId} is null then ${documents.title} end`,
       })
       .from(facts)
       .innerJoin(documents, eq(documents.id, facts.documentId))
@@ -229,6 +251,60 @@ export function searchContext(fact: Pick<StoredFact, 'heading' | 'documentPath'>
   const parts = [pathWords, fact.heading ?? ''].filter((part) => part !== '');
   return parts.length === 0 ? null : parts.join(' › ');
 }
+
+/** How much more a section's opening fact (its topic sentence) weighs among the hits. */
+const OPENER_WEIGHT = 0.25;
+
+/** BM25 hits re-ranked by phrase: enough that a long fact stating the question outright is among them. */
+const RERANK_POOL = 20;
+
+/** How much a fact stating the question's words in the question's order (adjacent pairs) gains over BM25 alone. */
+const PHRASE_WEIGHT = 0.5;
+
+/**
+ * Term proximity and section openers, which BM25 ignores: among the hits, a fact that holds the question's words side by side
+ * ("MediShield Life covers …" for "What does MediShield Life cover?") ranks above one that holds them
+ * scattered. Each hit's raw score grows by PHRASE_WEIGHT × the share of the question's adjacent term pairs
+ * the fact holds adjacent, and a section's opening fact by OPENER_WEIGHT; the normalised score (what
+ * the gate reads) is unchanged. Returns the best `keep`.
+ */
+function rerankByPhrase(
+  question: string,
+  hits: Bm25Hit[],
+  keep: number,
+  textOf: (key: number) => string,
+  opens: (key: number) => boolean,
+): Bm25Hit[] {
+  const seq = tokenize(question).map((t) => t.term);
+  const pairs = new Set<string>();
+  for (let i = 0; i + 1 < seq.length; i++) pairs.add(`${seq[i]} ${seq[i + 1]}`);
+  // A hit whose raw score, boosted as much as any can be, stays below the keep-th raw score cannot make
+  // the cut: only the others are tokenised (exact, and most of the pool at scale).
+  const floor = (hits[keep - 1]?.raw ?? 0) / MAX_BOOST;
+  const boosted = hits.map((hit, rank) => {
+    if (hit.raw < floor) return { hit, rank, score: hit.raw };
+    let held = 0;
+    if (pairs.size > 0) {
+      const terms = tokenize(textOf(hit.key)).map((t) => t.term);
+      const seen = new Set<string>();
+      for (let i = 0; i + 1 < terms.length; i++) {
+        const pair = `${terms[i]} ${terms[i + 1]}`;
+        if (pairs.has(pair) && !seen.has(pair)) {
+          seen.add(pair);
+          held += 1;
+        }
+      }
+    }
+    const phrase = pairs.size > 0 ? (PHRASE_WEIGHT * held) / pairs.size : 0;
+    return { hit, rank, score: hit.raw * (1 + phrase) * (opens(hit.key) ? 1 + OPENER_WEIGHT : 1) };
+  });
+  return boosted
+    .sort((a, b) => b.score - a.score || a.rank - b.rank)
+    .slice(0, keep)
+    .map((b) => b.hit);
+}
+
+const MAX_BOOST = (1 + PHRASE_WEIGHT) * (1 + OPENER_WEIGHT);
 
 /** No token can produce this term, so its IDF is that of a term no fact holds. */
 const UNSEEN_TERM = '\u0000';

@@ -2,6 +2,8 @@
 export const ATTR = {
   channel: 'candor.channel',
   decision: 'candor.decision',
+  /** high | medium (answered with a caveat) | low (refused). */
+  confidence: 'candor.confidence',
   reason: 'candor.reason',
   topScore: 'candor.top_score',
   evidenceCount: 'candor.evidence_count',

@@ -58,8 +58,8 @@ describe('one trace per ask', () => {
     return row;
   }
 
-  it('has a span for each layer: the crisp rules, then the answerability score', () => {
-    expect(GATE_SPANS).toEqual(['candor.gate.entity', 'candor.gate.evidence', 'candor.gate.answerability']);
+  it('has a span for each layer: the crisp rules, the answerability score, then the focus rule', () => {
+    expect(GATE_SPANS).toEqual(['candor.gate.entity', 'candor.gate.evidence', 'candor.gate.answerability', 'candor.gate.focus']);
   });
 
   it('an answer: root candor.ask with retrieve, every gate layer, answer and record as children', async () => {
@@ -74,6 +74,7 @@ describe('one trace per ask', () => {
 
     expect(root.attributes).toMatchObject({
       'candor.decision': 'answer',
+      'candor.confidence': decision.confidence,
       'candor.top_score': decision.answerability?.features.relevance,
       'candor.answerability.score': decision.answerability?.score,
       'candor.answerability.threshold': decision.answerability?.threshold,
@@ -88,6 +89,8 @@ describe('one trace per ask', () => {
       'candor.question.length': ANSWERED.length,
     });
     expect(decision.evidence.length).toBeGreaterThan(0);
+    expect(['high', 'medium']).toContain(decision.confidence);
+    expect((await storedRow(decision))?.confidence).toBe(decision.confidence);
     expect(root.attributes['candor.reason']).toBeUndefined();
 
     const retrieve = spans.find((s) => s.name === 'candor.retrieve');
@@ -110,10 +113,11 @@ describe('one trace per ask', () => {
 
     expect(childNames(spans, root)).toEqual(['candor.retrieve', ...GATE_SPANS, 'candor.record']);
     expect(new Set(spans.map((s) => s.spanContext().traceId))).toEqual(new Set([decision.traceId]));
-    expect(await storedRow(decision)).toMatchObject({ traceId: decision.traceId, decision: 'abstain', reason });
+    expect(await storedRow(decision)).toMatchObject({ traceId: decision.traceId, decision: 'abstain', reason, confidence: 'low' });
 
     expect(root.attributes).toMatchObject({
       'candor.decision': 'abstain',
+      'candor.confidence': 'low',
       'candor.reason': reason,
       'candor.evidence_count': 0,
       'candor.kb.version': 1,

@@ -1,4 +1,6 @@
-import type { EvidenceFact, ReasonCode, Verdict } from '../gate/types.js';
+import { isFragment } from '../gate/answer-bearing.js';
+import type { EvidenceFact, QuestionAnalysis, ReasonCode, Verdict } from '../gate/types.js';
+import { contentTerms } from '../text/tokenize.js';
 
 const REASON_TEXT: Record<ReasonCode, string> = {
   no_evidence: "I couldn't find anything about this in the knowledge base.",
@@ -23,32 +25,72 @@ export function explainRefusal(deciding: Verdict): string {
   return `${base}: ${deciding.detail}.`;
 }
 
-/** Short labels for facts near the question, so a refusal can say what the KB does cover. */
-export function nearbyTopics(facts: readonly EvidenceFact[], max = 3): string[] {
+/**
+ * Sections near the question that the KB does cover, so a refusal can point somewhere: the headings
+ * of retrieved facts that share a content word with the question. An unrelated section is noise, and
+ * none is better than a noisy one.
+ */
+export function nearbyTopics(facts: readonly EvidenceFact[], question: Pick<QuestionAnalysis, 'terms'>, max = 3): string[] {
+  const asked = new Set(question.terms);
   const topics: string[] = [];
   for (const fact of facts) {
-    const topic = fact.heading ?? firstWords(fact.text, 10);
-    if (!topics.includes(topic)) topics.push(topic);
+    const topic = fact.heading === null ? null : sectionName(fact.heading);
+    if (topic === null || topic === '' || topics.includes(topic)) continue;
+    if (!contentTerms(topic).some((term) => asked.has(term))) continue;
+    topics.push(topic);
     if (topics.length === max) break;
   }
   return topics;
 }
 
-function firstWords(text: string, n: number): string {
-  const words = text.split(/\s+/);
-  return words.length <= n ? text : `${words.slice(0, n).join(' ')}…`;
-}
-
 /** The refusal a user sees: why, and what nearby topics the KB does cover. */
-export function formatRefusal(deciding: Verdict, nearby: readonly EvidenceFact[]): string {
-  const topics = nearbyTopics(nearby);
+export function formatRefusal(deciding: Verdict, nearby: readonly EvidenceFact[], question: Pick<QuestionAnalysis, 'terms'>): string {
+  const topics = nearbyTopics(nearby, question);
   const why = explainRefusal(deciding);
   if (topics.length === 0 || deciding.code === 'llm_unavailable' || deciding.code === 'unavailable') return why;
   return `${why}\nThe knowledge base does cover: ${topics.map((t) => `“${t}”`).join('; ')}.`;
 }
 
-/** Extractive answer: the cited facts quoted with their sources, numbered. */
-export function formatExtractiveAnswer(cited: readonly EvidenceFact[]): string {
-  const lines = cited.map((fact, i) => `[${i + 1}] ${fact.text} (source: ${fact.source})`);
-  return `From the knowledge base:\n${lines.join('\n')}`;
+/** The caveat a medium-confidence answer carries, with what made it uncertain. */
+export function formatCaveat(doubts: readonly string[]): string {
+  const why = doubts.length > 0 ? ` (${doubts.join('; ')})` : '';
+  return `I'm not certain this answers your question${why}. This is the closest the knowledge base says; please check the source.`;
+}
+
+/**
+ * The extractive answer: one answer a person reads in its first line — the
+ * leading fact as a sentence, a short item with the section that gives it its
+ * meaning ("Exclusions: Cosmetic surgery") — then, only when they add to the
+ * same point, facts of the same passage as "Also:" lines. Sources are not in
+ * the text: every channel renders the decision's evidence as links.
+ */
+export function formatExtractiveAnswer(cited: readonly EvidenceFact[], question?: Pick<QuestionAnalysis, 'terms'>): string {
+  const [lead, ...rest] = cited;
+  if (!lead) return '';
+  const asked = new Set(question?.terms ?? []);
+  const also = rest.filter(
+    (fact) => fact.passage === lead.passage && !isFragment(fact) && (asked.size === 0 || [...fact.terms].some((t) => asked.has(t))),
+  );
+  return [statement(lead), ...also.slice(0, 2).map((fact) => `Also: ${statement(fact)}`)].join('\n');
+}
+
+/** A fact as a line a person reads: unwrapped from brackets, and a short item given its section's name. */
+export function statement(fact: Pick<EvidenceFact, 'text' | 'heading'>): string {
+  let text = fact.text.trim();
+  if (/^\([^()]*\)$/.test(text)) text = text.slice(1, -1).trim();
+  text = text.charAt(0).toUpperCase() + text.slice(1);
+  const section = fact.heading === null ? '' : sectionName(fact.heading);
+  if (section !== '' && needsSection(text) && !text.toLowerCase().startsWith(section.toLowerCase())) return `${section}: ${text}`;
+  return text;
+}
+
+/** A short item that is not a sentence ("Cosmetic surgery", "Class C ward: $2,000") reads only with its section. */
+function needsSection(text: string): boolean {
+  return text.split(/\s+/).length <= 8 && !/[.!?]$/.test(text) && !/\b(?:is|are|was|were|will|can|may|must|should|has|have)\b/i.test(text);
+}
+
+/** The innermost heading of a path, without its numbering: "3. Coverage > 3.2 How much is the premium?" → "How much is the premium?". */
+export function sectionName(heading: string): string {
+  const last = heading.split(' > ').pop() ?? heading;
+  return last.replace(/^(?:\d{1,2}(?:\.\d{1,2})*\.?|[A-Z]\.)\s+/, '').trim();
 }

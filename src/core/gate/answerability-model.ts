@@ -15,6 +15,11 @@ export interface AnswerabilityModel {
   readonly intercept: number;
   /** The default decision threshold on the probability. */
   readonly threshold: number;
+  /**
+   * The score from which answers need no caveat (the high band; between the threshold and it, answers carry one).
+   * Chosen at training as the lowest score whose answers are right at least as often as the model card says.
+   */
+  readonly confident?: number;
 }
 
 /** The score and why: each feature's value and its pull on the log-odds (negative = towards refusing). */
@@ -69,6 +74,8 @@ export function validateModel(json: unknown): AnswerabilityModel {
   if (!Number.isFinite(m.intercept)) problems.push('intercept must be a finite number');
   if (!(typeof m.threshold === 'number' && m.threshold > 0 && m.threshold < 1))
     problems.push('threshold must lie strictly between 0 and 1');
+  if (m.confident !== undefined && !(typeof m.confident === 'number' && m.confident > 0 && m.confident < 1))
+    problems.push('confident must lie strictly between 0 and 1');
   if (problems.length > 0) throw new Error(`invalid answerability model: ${problems.join('; ')}`);
   return m as AnswerabilityModel;
 }

@@ -1,6 +1,7 @@
 import { answerabilityFeatures, type FeatureReport } from './answerability-features.js';
 import { modelRef, scoreAnswerability, type AnswerabilityModel, type AnswerabilityScore } from './answerability-model.js';
 import { explainLowScore } from './explain-score.js';
+import { doubtsAbout, focusLayer } from './focus-layer.js';
 import { cosineLayer, evidenceLayer, identifierLayer, round } from './rule-layers.js';
 import type { GateInput, Verdict } from './types.js';
 
@@ -15,8 +16,15 @@ export interface Answerability {
   readonly contributions: AnswerabilityScore['contributions'];
 }
 
+/** `high`: answer; `medium`: answer with a caveat; `low`: refuse. */
+export type Confidence = 'high' | 'medium' | 'low';
+
 export interface GateResult {
   readonly pass: boolean;
+  /** Low when the gate refuses; medium when it passes with a score below the model's confident band; high otherwise. */
+  readonly confidence: Confidence;
+  /** For a medium answer, what may be off, in plain words (the caveat names it); empty otherwise. */
+  readonly doubts: readonly string[];
   /** Every layer's verdict; on refusal the deciding one comes first. */
   readonly verdicts: readonly Verdict[];
   readonly answerability: Answerability;
@@ -25,7 +33,7 @@ export interface GateResult {
 /** One layer's work, run inside a hook (the ask service opens a span per layer). */
 export type LayerHook = (name: GateLayerName, run: () => Verdict) => Verdict;
 
-export const GATE_LAYER_NAMES = ['entity', 'evidence', 'relevance', 'answerability'] as const;
+export const GATE_LAYER_NAMES = ['entity', 'evidence', 'relevance', 'answerability', 'focus'] as const;
 export type GateLayerName = (typeof GATE_LAYER_NAMES)[number];
 
 /** Names of the layers that run for these settings, in the order they decide. */
@@ -62,10 +70,22 @@ export function runGate(input: GateInput, model: AnswerabilityModel, hook: Layer
           };
           return answerabilityVerdict(scored, report, input);
         }
+        case 'focus':
+          return focusLayer(input);
       }
     }),
   );
-  return { ...combineVerdicts(verdicts), answerability: answerability as Answerability };
+  const combined = combineVerdicts(verdicts);
+  const scored = answerability as Answerability;
+  if (!combined.pass) return { ...combined, answerability: scored, confidence: 'low', doubts: [] };
+  const confident = scored.score >= Math.max(confidentAbove(model), scored.threshold);
+  if (confident) return { ...combined, answerability: scored, confidence: 'high', doubts: [] };
+  return { ...combined, answerability: scored, confidence: 'medium', doubts: doubtsAbout(input) };
+}
+
+/** The score above which an answer needs no caveat: the model's calibrated band (its model card), else its threshold. */
+export function confidentAbove(model: AnswerabilityModel): number {
+  return model.confident ?? model.threshold;
 }
 
 function answerabilityVerdict(scored: AnswerabilityScore, report: FeatureReport, input: GateInput): Verdict {

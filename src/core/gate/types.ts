@@ -51,6 +51,10 @@ export interface EvidenceFact {
   /** Where the fact came from, for people: never used to decide anything. */
   readonly source: string;
   readonly heading: string | null;
+  /** The title of the fact's document, for citations people read; null for ready-made facts and untitled documents. */
+  readonly title?: string | null;
+  /** Where people can open the source (see facts.url); null or absent when unknown. */
+  readonly url?: string | null;
   /**
    * The passage the fact belongs to: its document and section for documents; for a ready-made
    * (.jsonl) fact, the passage it names or else the fact alone. Facts of one passage are one candidate answer.

@@ -78,9 +78,18 @@ function wordsByTerm(text: string): Record<string, string> {
   return out;
 }
 
+/** A limit, a fine, a charge: asked about with "what's the …", it is answered by an amount or a number. */
+const VALUE_NOUN = String.raw`(?:cost|fee|price|charge|amount|rate|limit|cap|maximum|minimum|fine|penalty|premium|deductible|rebate|age)s?`;
+
 const EXPECTATIONS: readonly [ExpectedAnswer, RegExp][] = [
-  ['amount', /\bhow much\b|\bwhat(?: is|'s| are)? the (?:cost|fee|price|charge|amount|rate)s?\b/i],
-  ['number', /\bhow many\b/i],
+  [
+    'amount',
+    new RegExp(
+      String.raw`\bhow much\b|\bwhat(?: is|'s| are)? (?:the|my|a) (?:[\p{L}-]+ ){0,3}?${VALUE_NOUN}\b(?! (?:sign|rule|law|system|table)s?\b)`,
+      'iu',
+    ),
+  ],
+  ['number', /\bhow many\b|\bhow (?:fast|old|far|heavy)\b|\bat what (?:age|speed)\b/i],
   ['duration', /\bhow long\b/i],
   ['date', /^\s*(?:by )?when\b|\bwhat (?:date|day|year|month)\b|\bwhat is the deadline\b/i],
   ['party', /^\s*who\b|\bwhich (?:agency|organisation|organization|department|office|company|person|bank|ministry)\b/i],

@@ -14,7 +14,7 @@ export function stem(token: string): string {
   else if (t.length > 4 && t.endsWith('ied')) t = `${t.slice(0, -3)}y`;
   else if (t.length > 4 && t.endsWith('ed') && !t.endsWith('eed')) t = undouble(t.slice(0, -2));
   else if (t.length > 5 && t.endsWith('ly')) t = t.slice(0, -2);
-  return t.endsWith('e') && t.length > 4 ? t.slice(0, -1) : t;
+  return t.endsWith('e') && t.length > 3 ? t.slice(0, -1) : t;
 }
 
 function undouble(t: string): string {

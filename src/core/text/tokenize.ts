@@ -7,6 +7,9 @@ export interface Token {
   readonly term: string;
 }
 
+/** Three or more lower-case letters and one digit: a word with its footnote marker. */
+const FOOTNOTED = /^(\p{Ll}{3,})\d$/u;
+
 const WORD = /[\p{L}\p{N}]+(?:[-'’.][\p{L}\p{N}]+)*/gu;
 
 /**
@@ -31,7 +34,11 @@ export function tokenize(text: string): Token[] {
       const joined = parts.join('');
       if (/\d/.test(joined)) push(out, joined, joined);
     }
-    for (const part of parts) push(out, part, stem(part));
+    for (const part of parts) {
+      // A footnote marker glued to a word by PDF extraction ("ward2", "seniors1") is not part of the word.
+      const word = FOOTNOTED.exec(part)?.[1] ?? part;
+      push(out, word, stem(word));
+    }
   }
   return out;
 }

@@ -10,6 +10,8 @@ export interface ScoredDecision {
   readonly answer: string | null;
   readonly refusal: string | null;
   readonly reasons: readonly { readonly code?: string | null | undefined }[];
+  readonly caveat?: string | null;
+  readonly answerability?: { readonly score: number } | undefined;
 }
 
 export interface ScoredRow {
@@ -28,6 +30,10 @@ export interface ScoredRow {
   readonly expectedInReply?: boolean;
   /** The Decision's confidence tier, when it reports one. */
   readonly confidence: Confidence | null;
+  /** The caveat a medium-confidence answer carries (why it is uncertain). */
+  readonly caveat?: string | null;
+  /** The answerability score. */
+  readonly score?: number | null;
   /** Unanswerable questions: the don't-know category. */
   readonly category?: string;
 }
@@ -98,6 +104,8 @@ export function scoreReply(q: ExampleQuestion, d: ScoredDecision): ScoredRow {
     reason: d.decision === 'abstain' ? (d.reasons[0]?.code ?? 'unknown') : null,
     firstLine: line,
     confidence: confidenceOf(d),
+    caveat: d.decision === 'answer' ? (d.caveat ?? null) : null,
+    score: d.answerability?.score ?? null,
   };
   if (!q.answerable) return { ...common, outcome: d.decision === 'answer' ? 'wrong-answer' : 'right-refusal', category: q.category };
   if (d.decision === 'abstain') return { ...common, outcome: 'false-refusal', missing: q.expected };

@@ -1,5 +1,6 @@
 import type { AnswerabilityModel } from '../../core/gate/answerability-model.js';
 import { predictLogistic } from '../../core/learn/logistic-regression.js';
+import { confidentBand } from './confident-band.js';
 import { RELEVANCE_INDEX, type GateRow } from './gate-rows.js';
 import { trainAnswerability, type TrainOptions } from './train-answerability.js';
 
@@ -13,13 +14,21 @@ export interface SetFigures {
   /** Other sets' questions refused by this KB. */
   readonly outOfScopeAbstained: number;
   readonly n: { readonly answerable: number; readonly refusable: number; readonly outOfScope: number };
+  /**
+   * Of the answers given to reported questions (answerable, and the refusable kind counted above), the share
+   * that carries the caveat: among right answers and among wrong ones. Absent for deciders without tiers.
+   */
+  readonly caveated?: { readonly right: number; readonly wrong: number };
 }
 
-export type Decide = (row: GateRow) => boolean;
+export type Decide = ((row: GateRow) => boolean) & { readonly caveats?: (row: GateRow) => boolean };
 
 /** Answer when no rule refused and the model's score reaches its threshold. */
 export function modelDecides(model: AnswerabilityModel, threshold = model.threshold): Decide {
-  return (row) => !row.ruleRefused && predictLogistic(model, row.features) >= threshold;
+  const band = Math.max(model.confident ?? threshold, threshold);
+  return Object.assign((row: GateRow) => !row.ruleRefused && predictLogistic(model, row.features) >= threshold, {
+    caveats: (row: GateRow) => predictLogistic(model, row.features) < band,
+  });
 }
 
 /** The plain-BM25 baseline: answer when the best normalised BM25 score reaches t. */
@@ -36,8 +45,20 @@ export function figures(rows: readonly GateRow[], decide: Decide): SetFigures[] 
     const negativeKind = mine.some((r) => r.reported && r.kind === 'unanswerable') ? 'unanswerable' : 'left-out';
     const refusable = mine.filter((r) => r.reported && r.kind === negativeKind);
     const outOfScope = mine.filter((r) => r.kind === 'out-of-scope');
+    const given = [...answerable, ...refusable].filter((r) => decide(r));
+    const rightOnes = given.filter((r) => r.label === 1);
+    const wrongOnes = given.filter((r) => r.label === 0);
+    const caveats = decide.caveats;
     return {
       set,
+      ...(caveats
+        ? {
+            caveated: {
+              right: share(rightOnes.filter(caveats).length, rightOnes.length),
+              wrong: share(wrongOnes.filter(caveats).length, wrongOnes.length),
+            },
+          }
+        : {}),
       answered: share(answerable.filter((r) => r.label === 1 && decide(r)).length, answerable.length),
       abstained: share(refusable.filter((r) => !decide(r)).length, refusable.length),
       outOfScopeAbstained: share(outOfScope.filter((r) => !decide(r)).length, outOfScope.length),
@@ -76,7 +97,10 @@ export function validate(rows: readonly GateRow[], model: AnswerabilityModel, op
   const threshold = fitBm25Threshold(rows);
   return {
     inSample: figures(rows, modelDecides(model)),
-    leaveOneSetOut: sets.flatMap((set) => figures(own(set), modelDecides(trainAnswerability(without(set), options)))),
+    leaveOneSetOut: sets.flatMap((set) => {
+      const fitted = trainAnswerability(without(set), options);
+      return figures(own(set), modelDecides({ ...fitted, confident: confidentBand(without(set), fitted, options.outOfScopeWeight) }));
+    }),
     bm25: {
       threshold,
       inSample: figures(rows, bm25Decides(threshold)),

@@ -1,0 +1,85 @@
+import { contentTerms } from '../text/tokenize.js';
+import { rankAnswerBearing, type AnswerBearing } from './answer-bearing.js';
+import { termWeights } from './coverage.js';
+import type { GateInput, Verdict } from './types.js';
+
+/**
+ * A question term is part of its focus — the thing asked about — when it is
+ * at least this specific: its IDF at least this share of the IDF of a term no
+ * fact holds. Generic words of the KB ("claim", "pay", "limit") fall below it.
+ */
+export const FOCUS_SPECIFICITY = 0.6;
+
+/** The fact an answer would lead with (see answer-bearing.ts), or undefined without evidence. */
+export function leadOf(input: GateInput): AnswerBearing | undefined {
+  return rankAnswerBearing(input.ranked, input.question, termWeights(input.question.terms, input.vocabulary))[0];
+}
+
+/**
+ * The answer must state something of the kind asked: the fact that would
+ * lead it must be a statement (not a heading or a label) and, when the
+ * question asks for an amount, number, duration, date or party, hold one.
+ * "What's the speed limit on expressways?" led by "(Vehicles should … drive
+ * within the speed limit of the road)" is refused: it states no limit.
+ */
+export function focusLayer(input: GateInput): Verdict {
+  const lead = leadOf(input);
+  if (!lead) return { layer: 'focus', pass: true, code: null, detail: 'no evidence to check' };
+  if (lead.fragment)
+    return {
+      layer: 'focus',
+      pass: false,
+      code: 'low_coverage',
+      detail: 'the closest facts are headings or labels, not statements that answer it',
+    };
+  if (input.settings.checkAnswerType && !lead.typeHeld)
+    return {
+      layer: 'focus',
+      pass: false,
+      code: 'answer_type_mismatch',
+      detail: `the question asks for ${article(input.question.expects ?? 'value')} and the closest fact states none`,
+    };
+  return { layer: 'focus', pass: true, code: null, detail: 'the leading fact states the kind of answer asked for' };
+}
+
+/**
+ * What may keep an answer from being the one asked for, in words a person
+ * reads: question words the KB never mentions ("cataract" in a claim-limit
+ * question), and specific question words (the focus) the leading fact does
+ * not hold, in any word form. A caveated answer names them; they do not set
+ * the tier (measured on the shared sets, they flag right answers about as
+ * often as wrong ones — the answerability score separates them better).
+ */
+export function doubtsAbout(input: GateInput): string[] {
+  const { question, vocabulary } = input;
+  const lead = leadOf(input);
+  if (!lead) return [];
+  const weights = termWeights(question.terms, vocabulary);
+  const word = (t: string) => `"${question.wordOf?.[t] ?? t}"`;
+  const byRarity = [...question.terms].sort((a, b) => (weights.get(b) ?? 0) - (weights.get(a) ?? 0));
+  const doubts: string[] = [];
+  const frame = frameTerms(question.text);
+  const unknown = byRarity.filter((t) => !vocabulary.has(t) && !frame.has(t));
+  if (unknown.length > 0) doubts.push(`the knowledge base never mentions ${unknown.slice(0, 3).map(word).join(', ')}`);
+  const specific = vocabulary.unseenIdf() * FOCUS_SPECIFICITY;
+  const missing = byRarity.filter(
+    (t) => vocabulary.has(t) && !frame.has(t) && (weights.get(t) ?? 0) >= specific && !lead.fact.terms.has(t),
+  );
+  if (missing.length > 0) doubts.push(`the closest fact does not mention ${missing.slice(0, 3).map(word).join(', ')}`);
+  return doubts;
+}
+
+/**
+ * Words that frame a question rather than name its topic: the word after "how" ("how much", "how long",
+ * "how fast") and the indefinite people it is asked for ("someone", "people"). A fact answers "how long"
+ * with a duration, not with the word "long".
+ */
+function frameTerms(text: string): Set<string> {
+  const frame = new Set(contentTerms('someone somebody anyone anybody person people'));
+  for (const [, word] of text.matchAll(/\bhow\s+([\p{L}]+)/giu)) for (const term of contentTerms(word ?? '')) frame.add(term);
+  return frame;
+}
+
+function article(kind: string): string {
+  return /^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`;
+}
