@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import type { Decision } from './ask/decision.js';
+import { formatReplyText } from './channels/chat/reply-text.js';
 import { helpOrVersion } from './cli-help.js';
 import { judgeCommand, reportCommand, reviewCommand } from './cli-review.js';
 import { loadConfig, type Config } from './config.js';
@@ -97,6 +98,7 @@ export async function main(argv: string[]): Promise<number> {
           kb,
           onProgress: progress,
           limits: app.config.ingest,
+          sourceUrls: app.config.kb.sourceUrls,
           ...extraction(app),
         });
         const embeddings = await embedAfterIngest(app, kb);
@@ -184,7 +186,13 @@ async function ensureExampleKb(app: Candor, kb: string): Promise<void> {
   const status = await kbStatus(app.store.db, kb);
   if (status && status.facts > 0) return;
   progress(`knowledge base "${kb}" is empty: ingesting the example documents in ${EXAMPLE_KB.join(', ')}`);
-  const summary = await ingestPaths(app.store.db, EXAMPLE_KB, { kb, onProgress: progress, limits: app.config.ingest, ...extraction(app) });
+  const summary = await ingestPaths(app.store.db, EXAMPLE_KB, {
+    kb,
+    onProgress: progress,
+    limits: app.config.ingest,
+    sourceUrls: app.config.kb.sourceUrls,
+    ...extraction(app),
+  });
   printIngest(summary, false, process.stderr);
   await embedAfterIngest(app, kb);
 }
@@ -233,7 +241,7 @@ function contract(d: Decision): Decision {
 }
 
 function render(d: Decision): string {
-  return d.decision === 'answer' ? (d.answer ?? '') : `I don't know. ${d.refusal ?? ''}`;
+  return formatReplyText(d);
 }
 
 function printIngest(s: IngestSummary & { embeddings?: EmbedSummary }, json: boolean, out: NodeJS.WritableStream = process.stdout): void {

@@ -56,6 +56,8 @@ function expectDecisionContract(body: Record<string, unknown>): void {
     [
       'answer',
       'answerability',
+      'caveat',
+      'confidence',
       'decision',
       'evidence',
       'interactionId',
@@ -87,8 +89,15 @@ function expectDecisionContract(body: Record<string, unknown>): void {
       text: expect.any(String),
       source: expect.any(String),
       score: expect.any(Number),
+      // A .jsonl fact has no document title or section; its line's `url` is the link people open.
+      title: null,
+      section: null,
+      url: expect.stringMatching(/^https:\/\/www\.cpf\.gov\.sg\//),
     });
   }
+  expect(['high', 'medium', 'low']).toContain(body.confidence);
+  if (body.decision === 'answer') expect(body.caveat === null).toBe(body.confidence === 'high');
+  else expect([body.confidence, body.caveat]).toEqual(['low', null]);
 }
 
 describe('candor CLI', () => {
@@ -133,10 +142,19 @@ describe('candor CLI', () => {
     expect((body.reasons as { code: string }[])[0]?.code).toEqual(expect.any(String));
   });
 
-  it('ask without --json prints the answer as text', async () => {
-    const run = await candor(['ask', 'Who won the 1998 World Cup?', '--kb', 'cpf'], env);
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^I don't know\. /);
+  it('ask without --json prints the answer as text, then its sources', async () => {
+    // One at a time: both would open the same PGlite data directory.
+    const refused = await candor(['ask', 'Who won the 1998 World Cup?', '--kb', 'cpf'], env);
+    const answered = await candor(
+      ['ask', 'Can the minimum income criterion be waived for workers who want to work more but are unable to?', '--kb', 'cpf'],
+      env,
+    );
+    expect(refused.code, refused.stderr).toBe(0);
+    expect(refused.stdout).toMatch(/^I don't know\. /);
+    expect(answered.code, answered.stderr).toBe(0);
+    // The PolicyBench facts carry their FAQ page's address: the source is a link.
+    expect(answered.stdout).toMatch(/\n\nSources:\n {2}1\. PolicyBench CPF_111 CPF_22 — https:\/\/www\.cpf\.gov\.sg\/\S+\n/);
+    expect(answered.stdout).not.toContain('(source:');
   });
 
   it('an unknown knowledge base exits non-zero and says how to ingest one', async () => {

@@ -7,17 +7,19 @@ import { ingestPaths } from '../../src/kb/ingest/ingest.js';
 import type { Db } from '../../src/store/open-store.js';
 import { interactions } from '../../src/store/schema.js';
 
-/** A small KB: two MediShield Life facts and two driving facts, each with its source. */
+/** A small KB: two MediShield Life facts (with the section each sits in) and two driving facts, each with its source. */
 export const FACTS = [
   {
     id: 'ms-cover',
     text: 'MediShield Life covers large hospital bills and selected costly outpatient treatments such as dialysis and chemotherapy for cancer.',
     source: 'MediShield Life booklet, p. 3',
+    heading: 'MediShield Life coverage',
   },
   {
     id: 'ms-deductible',
     text: 'The MediShield Life deductible for a Class B2 or C ward is $1,500 per policy year.',
     source: 'MediShield Life booklet, p. 7',
+    heading: 'MediShield Life deductibles',
   },
   {
     id: 'btt-lplate',

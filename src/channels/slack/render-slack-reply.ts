@@ -1,4 +1,5 @@
 import type { Reply } from '../chat/chat-message.js';
+import { citationLabel, citeDecision, type Citation } from '../chat/cited-sources.js';
 
 /** Slack's documented limits for one chat.postMessage. */
 export const SLACK_LIMITS = {
@@ -20,10 +21,11 @@ export interface SlackMessage {
 }
 
 /**
- * Renders a reply as one or more Slack messages within Slack's limits: the
- * answer (or refusal) as sections of at most 3,000 characters, then the
- * sources (or nearby topics) as a context block, at most 50 blocks a message.
- * Knowledge-base text is escaped, so it can never mention or link anyone.
+ * Renders a reply as one or more Slack messages within Slack's limits: a
+ * caveat (when the answer has one), the answer (or refusal) as sections of at
+ * most 3,000 characters, then the sources (or nearby topics) as a context
+ * block, at most 50 blocks a message. Knowledge-base text is escaped, so it can
+ * never mention anyone; the only links are the sources' own http(s) URLs.
  */
 export function renderSlackReply(reply: Reply): SlackMessage[] {
   const sections: string[] = [];
@@ -32,9 +34,10 @@ export function renderSlackReply(reply: Reply): SlackMessage[] {
     sections.push(escapeMrkdwn(reply.message));
   } else if (reply.decision.decision === 'answer') {
     const d = reply.decision;
-    sections.push(escapeMrkdwn(d.answer ?? ''));
-    const sources = d.evidence.map((e, i) => `[${i + 1}] ${escapeMrkdwn(e.source)}`);
-    if (sources.length > 0) context.push(`*Sources*`, ...sources);
+    const { answer, citations } = citeDecision(d);
+    if (d.caveat) sections.push(`:warning: ${escapeMrkdwn(d.caveat)}`);
+    sections.push(escapeMrkdwn(answer));
+    if (citations.length > 0) context.push(`*Sources*`, ...citations.map(slackCitation));
     context.push(`Knowledge base ${escapeMrkdwn(d.kb.name)} v${d.kb.version}`);
   } else {
     const d = reply.decision;
@@ -55,6 +58,15 @@ export function renderSlackReply(reply: Reply): SlackMessage[] {
     messages.push({ text: fallbackText(chunk), blocks: chunk });
   }
   return messages;
+}
+
+/** `[n] <url|Title › Section>`, or the label as plain text when the source has no http(s) link. */
+export function slackCitation(c: Citation): string {
+  const label = escapeMrkdwn(citationLabel(c));
+  if (c.url === null) return `[${c.n}] ${label}`;
+  // A label cannot hold `|` (it ends the URL part); the URL is already percent-encoded but for `|` and `&`.
+  const url = c.url.replace(/&/g, '&amp;').replace(/\|/g, '%7C').replace(/</g, '%3C').replace(/>/g, '%3E');
+  return `[${c.n}] <${url}|${label.replace(/\|/g, '∣')}>`;
 }
 
 /** Escapes the three characters Slack's mrkdwn treats as control (mentions, links). */
@@ -85,11 +97,26 @@ export function splitText(text: string, max: number): string[] {
   return pieces;
 }
 
-/** At most 10 elements of at most 3,000 characters; surplus elements are merged into the last one. */
+/**
+ * At most 10 elements of at most 3,000 characters: surplus elements are merged
+ * into the last one, whole (a cut link would show as raw markup), and what does
+ * not fit is counted instead.
+ */
 function fitContext(elements: string[]): string[] {
   const max = SLACK_LIMITS.contextElements;
-  const fitted = elements.length <= max ? elements : [...elements.slice(0, max - 1), elements.slice(max - 1).join(' · ')];
+  const fitted = elements.length <= max ? elements : [...elements.slice(0, max - 1), joinWithin(elements.slice(max - 1))];
   return fitted.map((e) => truncate(e, SLACK_LIMITS.contextElementText));
+}
+
+function joinWithin(parts: string[]): string {
+  const room = SLACK_LIMITS.contextElementText - 20;
+  let joined = parts[0] ?? '';
+  for (let i = 1; i < parts.length; i++) {
+    const next = `${joined} · ${parts[i]}`;
+    if (next.length > room) return `${joined} · … and ${parts.length - i} more`;
+    joined = next;
+  }
+  return joined;
 }
 
 function fallbackText(blocks: SlackBlock[]): string {

@@ -1,7 +1,10 @@
 import type { Reply } from '../chat/chat-message.js';
+import { citationLabel, citeDecision, type Citation } from '../chat/cited-sources.js';
 
 /** Teams rejects messages above ~28 KB; answers are shortened well before that. */
 export const TEAMS_MAX_TEXT = 12_000;
+/** The sources' share of a card: with the answer at most 12,000 characters, the card stays far below Teams' limit. */
+export const TEAMS_MAX_SOURCES_TEXT = 6000;
 
 export interface AdaptiveCard {
   readonly type: 'AdaptiveCard';
@@ -11,17 +14,21 @@ export interface AdaptiveCard {
 }
 
 /**
- * The Adaptive Card for a decision: the answer and its numbered sources, or
+ * The Adaptive Card for a decision: a caveat in the attention colour when the
+ * answer has one, the answer, and its numbered sources as Markdown links; or
  * "I don't know." with the reason and nearby topics. Pure JSON, no botbuilder.
  */
 export function renderTeamsCard(reply: Extract<Reply, { kind: 'decision' }>): AdaptiveCard {
   const d = reply.decision;
   const body: Record<string, unknown>[] = [];
   if (d.decision === 'answer') {
-    body.push(text(shorten(d.answer ?? '')));
-    if (d.evidence.length > 0) {
+    const { answer, citations } = citeDecision(d);
+    if (d.caveat) body.push({ ...text(`⚠️ ${shorten(d.caveat)}`), color: 'Attention' });
+    // One line is a soft break in a TextBlock's Markdown: each line of the answer gets its own paragraph.
+    body.push(text(shorten(answer.split(/\n+/).join('\n\n'))));
+    if (citations.length > 0) {
       body.push({ ...text('Sources'), weight: 'Bolder', size: 'Small', separator: true, spacing: 'Medium' });
-      d.evidence.forEach((e, i) => body.push({ ...text(`[${i + 1}] ${e.source}`), size: 'Small', isSubtle: true, spacing: 'None' }));
+      body.push(...sourceLines(citations).map((line) => ({ ...text(line), size: 'Small', isSubtle: true, spacing: 'None' })));
     }
     body.push({ ...text(`Knowledge base ${d.kb.name} v${d.kb.version}`), size: 'Small', isSubtle: true });
   } else {
@@ -38,6 +45,31 @@ export function renderTeamsCard(reply: Extract<Reply, { kind: 'decision' }>): Ad
     }
   }
   return { type: 'AdaptiveCard', $schema: 'http://adaptivecards.io/schemas/adaptive-card.json', version: '1.4', body };
+}
+
+/**
+ * `n. [Title › Section](url)` (a TextBlock renders this Markdown as a numbered
+ * link), or the label as text when the source has no http(s) link.
+ */
+export function teamsCitation(c: Citation): string {
+  // Brackets would end the link text, parentheses and spaces the destination.
+  const label = citationLabel(c).replace(/\[/g, '(').replace(/\]/g, ')');
+  if (c.url === null) return `${c.n}. ${label}`;
+  const url = c.url.replace(/\(/g, '%28').replace(/\)/g, '%29').replace(/ /g, '%20');
+  return `${c.n}. [${label}](${url})`;
+}
+
+/** One line per source, within the sources' share of the card; the rest are counted. */
+function sourceLines(citations: readonly Citation[]): string[] {
+  const lines: string[] = [];
+  let used = 0;
+  for (const [i, c] of citations.entries()) {
+    const line = teamsCitation(c);
+    used += line.length;
+    if (used > TEAMS_MAX_SOURCES_TEXT) return [...lines, `… and ${citations.length - i} more`];
+    lines.push(line);
+  }
+  return lines;
 }
 
 function text(value: string): Record<string, unknown> {

@@ -62,9 +62,19 @@ describe('HTTP API', () => {
       traceId: expect.stringMatching(/^[0-9a-f]{32}$/),
       latencyMs: expect.any(Number),
     });
-    expect(body.evidence).toEqual([{ factId: 'HB-1', text: HANDBOOK_FACTS[0].text, source: 'handbook#leave', score: expect.any(Number) }]);
+    expect(body.evidence).toEqual([
+      {
+        factId: 'HB-1',
+        text: HANDBOOK_FACTS[0].text,
+        source: 'handbook#leave',
+        score: expect.any(Number),
+        title: null,
+        section: null,
+        url: null,
+      },
+    ]);
     const reasons = body.reasons as { layer: string; code: string | null; detail: string }[];
-    expect(reasons.map((r) => r.layer)).toEqual(['entity', 'evidence', 'answerability']);
+    expect(reasons.map((r) => r.layer)).toEqual(['entity', 'evidence', 'answerability', 'focus']);
     expect(body.answerability).toMatchObject({
       score: expect.any(Number),
       threshold: expect.any(Number),

@@ -3,7 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { askPage } from '../../../src/channels/http/console/ask-page.js';
+import { layout } from '../../../src/channels/http/console/layout.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles } from '../../support/compose.js';
+import { answerDecision, BOOKLET_EVIDENCE, CAVEAT } from '../chat/decision-fixture.js';
 import { runCli, type CliRun } from '../run-cli.js';
 
 const TOKEN = 'browser-console-token-0123456789';
@@ -113,6 +116,33 @@ describe('the console in a browser', () => {
     await shot('ask');
     await page.goto(`${url}/`);
     expect(await page.getByTestId('asks-total').textContent()).toBe('4');
+  });
+
+  it('shows a caveated answer’s caveat and opens its source in a new tab, without opener or referrer', async () => {
+    // Until ingest keeps links, no real ask has one: the page is the ask page's own markup, served at the console's origin.
+    const decision = answerDecision('The premium is $X.', BOOKLET_EVIDENCE, { caveat: CAVEAT });
+    const body = askPage(['handbook'], 'handbook', 'How much is the premium?', { decision });
+    await page.route(`${url}/ask-preview`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: layout({ title: 'Ask', active: '/ask', user: 'token', body }) }),
+    );
+    const opened: { referer: string | undefined }[] = [];
+    await page.context().route('https://www.cpf.gov.sg/**', (route) => {
+      opened.push({ referer: route.request().headers().referer });
+      return route.fulfill({ contentType: 'text/html', body: '<p>the booklet</p>' });
+    });
+    await page.goto(`${url}/ask-preview`);
+    const caveat = page.getByTestId('caveat');
+    expect(await caveat.isVisible()).toBe(true);
+    expect(await caveat.textContent()).toContain("I'm not certain this answers your question");
+    const link = page.getByRole('link', { name: 'MediShield Life & You <2025> › 3. Coverage > 3.2 How much is the premium?' });
+    expect(await link.count()).toBe(1);
+    await shot('ask-sources');
+    const [tab] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+    await tab.waitForLoadState();
+    expect(tab.url()).toBe('https://www.cpf.gov.sg/medishield-life?page=7&lang=en');
+    expect(await tab.evaluate('window.opener === null')).toBe(true);
+    expect(opened).toEqual([{ referer: undefined }]);
+    await tab.close();
   });
 
   it('signs out, and the pages refuse again', async () => {

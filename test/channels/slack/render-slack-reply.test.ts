@@ -2,20 +2,13 @@ import { describe, expect, it } from 'vitest';
 
 import type { Decision } from '../../../src/ask/decision.js';
 import { renderSlackReply, SLACK_LIMITS, splitText, type SlackBlock } from '../../../src/channels/slack/render-slack-reply.js';
+import { answerDecision, BOOKLET_EVIDENCE, CAVEAT, evidence } from '../chat/decision-fixture.js';
 
 function answer(text: string, sources: string[]): Decision {
-  return {
-    decision: 'answer',
-    answer: text,
-    reasons: [],
-    evidence: sources.map((source, i) => ({ factId: `f${i}`, text: 'x', source, score: 0.9 })),
-    nearbyTopics: [],
-    refusal: null,
-    kb: { name: 'default', version: 4 },
-    traceId: '0'.repeat(32),
-    latencyMs: 1,
-    interactionId: null,
-  };
+  return answerDecision(
+    text,
+    sources.map((source) => evidence(source)),
+  );
 }
 
 const sectionTexts = (blocks: SlackBlock[]) => blocks.flatMap((b) => (b.type === 'section' ? [b.text.text] : []));
@@ -63,6 +56,71 @@ describe('renderSlackReply (pure: Slack limits and escaping)', () => {
     );
   });
 
+  it('merges surplus context elements whole, counting the ones that do not fit instead of cutting a link', () => {
+    const long = Array.from({ length: 14 }, (_, i) =>
+      evidence(`s${i}`, {
+        title: `Document ${i} ${'t'.repeat(140)}`,
+        section: 's'.repeat(140),
+        url: `https://example.org/${i}/${'p'.repeat(500)}`,
+      }),
+    );
+    const [message] = renderSlackReply({ kind: 'decision', decision: answerDecision('An answer.', long) });
+    const last = (message!.blocks.at(-1) as Extract<SlackBlock, { type: 'context' }>).elements.at(-1)!.text;
+    expect(last.length).toBeLessThanOrEqual(SLACK_LIMITS.contextElementText);
+    expect(last).toMatch(/^\[9\] <https:\/\/example\.org\/8\/p+\|Document 8 t+… › s+> · .* · … and \d+ more$/);
+    expect(last.match(/</g)?.length).toBe(last.match(/>/g)?.length);
+  });
+
+  it('shows the caveat before the answer, and each source once as a link labelled with its title and section', () => {
+    const messages = renderSlackReply({
+      kind: 'decision',
+      decision: answerDecision('The premium is $X.\nAlso: it is paid yearly.', BOOKLET_EVIDENCE, { caveat: CAVEAT }),
+    });
+    expect(messages).toHaveLength(1);
+    const { blocks, text } = messages[0]!;
+    expect(blocks).toEqual([
+      { type: 'section', text: { type: 'mrkdwn', text: `:warning: ${CAVEAT}` } },
+      { type: 'section', text: { type: 'mrkdwn', text: 'The premium is $X.\nAlso: it is paid yearly.' } },
+      {
+        type: 'context',
+        elements: [
+          { type: 'mrkdwn', text: '*Sources*' },
+          {
+            type: 'mrkdwn',
+            text: '[1] <https://www.cpf.gov.sg/medishield-life?page=7&amp;lang=en|MediShield Life &amp; You &lt;2025&gt; › 3. Coverage &gt; 3.2 How much is the premium?>',
+          },
+          { type: 'mrkdwn', text: '[2] Premium table | 2025' },
+          { type: 'mrkdwn', text: 'Knowledge base default v4' },
+        ],
+      },
+    ]);
+    const all = JSON.stringify(blocks);
+    expect(all.split('<https://www.cpf.gov.sg/medishield-life').length - 1).toBe(1);
+    expect(text.indexOf(CAVEAT)).toBeLessThan(text.indexOf('The premium is'));
+  });
+
+  it('renumbers a model answer’s markers to the merged sources', () => {
+    const [message] = renderSlackReply({
+      kind: 'decision',
+      decision: answerDecision('It is $X [2], see [3].', BOOKLET_EVIDENCE, { generation: { model: 'm', prompt: 'answer@1' } }),
+    });
+    expect(message!.blocks[0]).toEqual({ type: 'section', text: { type: 'mrkdwn', text: 'It is $X [1], see [2].' } });
+  });
+
+  it('never links a javascript: URL, and keeps `|` out of a link label', () => {
+    const [message] = renderSlackReply({
+      kind: 'decision',
+      decision: answerDecision('An answer.', [
+        evidence('a', { title: 'Evil', section: 'Click', url: 'javascript:alert(document.cookie)' }),
+        evidence('b', { title: 'A | B', section: 'x|y', url: 'https://example.org/a|b?q=<1>&r=2' }),
+      ]),
+    });
+    const texts = (message!.blocks.at(-1) as Extract<SlackBlock, { type: 'context' }>).elements.map((e) => e.text);
+    expect(texts[1]).toBe('[1] Evil › Click');
+    expect(texts[2]).toBe('[2] <https://example.org/a%7Cb?q=%3C1%3E&amp;r=2|A ∣ B › x∣y>');
+    expect(JSON.stringify(message)).not.toContain('javascript:');
+  });
+
   it('escapes knowledge-base text so it cannot mention or link anyone', () => {
     const [message] = renderSlackReply({
       kind: 'decision',
@@ -73,13 +131,16 @@ describe('renderSlackReply (pure: Slack limits and escaping)', () => {
   });
 
   it('renders a refusal with its reason, and nearby topics the refusal does not already name', () => {
+    const common = answer('', []) as Extract<Decision, { decision: 'answer' }>;
     const refusal: Decision = {
-      ...answer('', []),
+      ...common,
       decision: 'abstain',
       answer: null,
       evidence: [],
       refusal: "I couldn't find anything about this in the knowledge base.",
       nearbyTopics: ['Ward classes', 'Deductibles'],
+      confidence: 'low',
+      caveat: null,
     };
     const [message] = renderSlackReply({ kind: 'decision', decision: refusal });
     expect(message!.blocks).toEqual([

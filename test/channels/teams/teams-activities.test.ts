@@ -58,7 +58,7 @@ describe('Teams activities (anonymous development mode)', () => {
     expect(card.content.version).toBe('1.4');
     const texts = card.content.body.map((b) => b.text);
     expect(texts[0]).toContain('MediShield Life covers large hospital bills');
-    expect(texts.slice(1)).toEqual(['Sources', '[1] MediShield Life booklet, p. 3', 'Knowledge base default v1']);
+    expect(texts.slice(1)).toEqual(['Sources', '1. MediShield Life booklet, p. 3 › MediShield Life coverage', 'Knowledge base default v1']);
 
     const [row] = await rowsFor(rig.app.store.db, 'teams', `${conversationId}|${id}`);
     expect(row).toMatchObject({
@@ -109,7 +109,9 @@ describe('Teams activities (anonymous development mode)', () => {
     const body = (reply!.body.attachments as Card[])[0]!.content.body;
     expect(body[0]).toMatchObject({ type: 'TextBlock', text: "I don't know.", weight: 'Bolder' });
     expect(body[1]!.text).toContain('The knowledge base never mentions "ADR-0050".');
-    expect(body[1]!.text).toContain('The knowledge base does cover: “');
+    expect(body[1]!.text).toMatch(
+      /The knowledge base does cover: “MediShield Life (coverage|deductibles)”; “MediShield Life (coverage|deductibles)”\.$/,
+    );
     const [row] = await rowsFor(rig.app.store.db, 'teams', `${conversationId}|${id}`);
     expect(row).toMatchObject({ decision: 'abstain', reason: 'unknown_entity' });
   });

@@ -20,7 +20,16 @@ export function askPage(kbs: readonly string[], kb: string, question: string, ou
     ${
       d
         ? html`<section data-testid="ask-result">
-            ${decisionView({ decision: d.decision, text: d.decision === 'answer' ? d.answer : d.refusal, reasons: d.reasons, evidence: d.evidence, answerability: d.answerability ?? null })}
+            ${decisionView({
+              decision: d.decision,
+              text: d.decision === 'answer' ? d.answer : d.refusal,
+              reasons: d.reasons,
+              evidence: d.evidence,
+              answerability: d.answerability ?? null,
+              confidence: d.confidence,
+              caveat: d.decision === 'answer' ? d.caveat : null,
+              generated: d.generation !== undefined,
+            })}
             ${d.nearbyTopics.length > 0 ? html`<p class="muted">Nearby topics the KB covers: ${d.nearbyTopics.join('; ')}</p>` : ''}
             <p class="muted">
               Trace <span class="mono">${d.traceId}</span> · ${d.latencyMs}

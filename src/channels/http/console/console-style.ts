@@ -24,6 +24,8 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .pass { color: var(--answer); } .fail { color: var(--abstain); font-weight: 600; }
 .muted { color: var(--muted); } .mono { font-family: ui-monospace, "Liberation Mono", monospace; font-size: .85rem; }
 .reply { white-space: pre-wrap; background: #fff; border-left: 3px solid var(--line); padding: .5rem .8rem; }
+.caveat { color: var(--warn); background: #fff8e6; border: 1px solid #ecd59a; padding: .5rem .8rem; border-radius: 4px; margin: .5rem 0; }
+.sources { margin: .5rem 0 0; padding-left: 1.6rem; font-size: .9rem; }
 .filters { display: flex; gap: .6rem; flex-wrap: wrap; align-items: end; margin-bottom: 1rem; }
 label { display: flex; flex-direction: column; font-size: .85rem; color: var(--muted); gap: .2rem; }
 input, select, textarea, button { font: inherit; padding: .35rem .5rem; border: 1px solid var(--line); border-radius: 4px; background: #fff; }

@@ -1,5 +1,6 @@
 import type { AnswerabilityView, EvidenceView } from '../../../ask/decision.js';
 import type { Verdict } from '../../../core/gate/types.js';
+import { citationLabel, citeAnswer, type Citation } from '../../chat/cited-sources.js';
 import { formatNumber, html, type Html } from './html.js';
 import { inlineBar } from './svg-charts.js';
 
@@ -11,16 +12,27 @@ export interface DecisionLike {
   readonly reasons: readonly Verdict[];
   readonly evidence: readonly EvidenceView[];
   readonly answerability: AnswerabilityView | null;
+  /** 'high' | 'medium' | 'low'; null on interactions recorded before it was kept. */
+  readonly confidence?: string | null;
+  /** The caveat the user read before the answer; rows do not keep it, so a medium answer without one gets a generic notice. */
+  readonly caveat?: string | null;
+  /** True when a model wrote the answer: its `[n]` markers name the evidence and are renumbered with the sources. */
+  readonly generated?: boolean;
 }
 
-/** The reply, every layer's verdict, the answerability score with its strongest pulls, and the evidence. */
+/** The reply (with its caveat and sources), every layer's verdict, the answerability score with its strongest pulls, and the evidence. */
 export function decisionView(d: DecisionLike, topContributions = 5): Html {
+  const answered = d.decision === 'answer';
+  const cited = answered ? citeAnswer(d.text ?? '', d.evidence, { markers: d.generated ?? false }) : null;
+  const caveat = d.caveat ?? (answered && d.confidence === 'medium' ? 'Answered with a caveat: the confidence was medium.' : null);
   return html` <p>
-      <span class="${d.decision === 'answer' ? 'answer' : 'abstain'}" data-decision="${d.decision ?? ''}"
-        >${d.decision === 'answer' ? 'Answered' : d.decision === 'abstain' ? 'Refused' : (d.decision ?? 'unknown')}</span
-      >
+      <span class="${answered ? 'answer' : 'abstain'}" data-decision="${d.decision ?? ''}"
+        >${answered ? 'Answered' : d.decision === 'abstain' ? 'Refused' : (d.decision ?? 'unknown')}</span
+      >${d.confidence ? html` <span class="muted" data-testid="confidence">confidence ${d.confidence}</span>` : ''}
     </p>
-    <div class="reply" data-testid="reply">${d.text ?? ''}</div>
+    ${caveat ? html`<p class="caveat" role="note" data-testid="caveat">⚠ ${caveat}</p>` : ''}
+    <div class="reply" data-testid="reply">${cited ? cited.answer : (d.text ?? '')}</div>
+    ${cited && cited.citations.length > 0 ? sourcesView(cited.citations) : ''}
     <h2>Layers</h2>
     <div class="panel">
       <table data-testid="layers">
@@ -78,6 +90,18 @@ export function decisionView(d: DecisionLike, topContributions = 5): Html {
             </table>
           </div>`
     }`;
+}
+
+/** The sources as people open them: a new tab, no referrer, and only http(s) links (citeAnswer drops the rest). */
+function sourcesView(citations: readonly Citation[]): Html {
+  return html`<ol class="sources" data-testid="sources">
+    ${citations.map(
+      (c) =>
+        html`<li value="${c.n}">
+          ${c.url === null ? citationLabel(c) : html`<a href="${c.url}" target="_blank" rel="noopener noreferrer">${citationLabel(c)}</a>`}
+        </li>`,
+    )}
+  </ol>`;
 }
 
 function answerabilityView(a: AnswerabilityView, top: number): Html {

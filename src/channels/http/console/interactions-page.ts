@@ -114,7 +114,15 @@ export function interactionPage(found: NonNullable<Awaited<ReturnType<typeof fin
         }
       </table>
     </div>
-    ${decisionView({ decision: i.decision, text: i.answer, reasons: i.verdicts as Verdict[], evidence: i.evidence as EvidenceView[], answerability: i.answerability as AnswerabilityView | null })}
+    ${decisionView({
+      decision: i.decision,
+      text: i.answer,
+      reasons: i.verdicts as Verdict[],
+      evidence: i.evidence as EvidenceView[],
+      answerability: i.answerability as AnswerabilityView | null,
+      confidence: i.confidence,
+      generated: i.model !== null,
+    })}
     ${
       found.sampleId
         ? html`<h2>Review labels</h2>
