@@ -45,7 +45,14 @@ export function assessQuestion(index: KnowledgeIndex, question: string, options:
     question: analyseQuestion(question),
     ranked,
     vocabulary: index.vocabulary(exclude),
-    settings: { ...config.gate, minAnswerability: threshold.value },
+    settings: {
+      ...config.gate,
+      minAnswerability: threshold.value,
+      // A KB's calibrated band goes with its calibrated threshold.
+      ...(threshold.source.startsWith('kb@') && index.gateSetting?.confidentAbove != null
+        ? { confidentAbove: index.gateSetting.confidentAbove }
+        : {}),
+    },
   };
   const gate = runGate(input, model, options.layerHook);
   return {

@@ -14,6 +14,8 @@ import { loadEmbeddings } from './embed-facts.js';
 export interface KbGateSetting {
   readonly version: number;
   readonly minAnswerability: number;
+  /** Answers scoring below this carry a caveat; null for settings stored before bands were calibrated. */
+  readonly confidentAbove: number | null;
   readonly method: string;
   readonly model: string;
 }
@@ -226,6 +228,7 @@ export async function loadGateSetting(db: Db, kbId: number): Promise<KbGateSetti
     .select({
       version: kbGateSettings.version,
       minAnswerability: kbGateSettings.minAnswerability,
+      confidentAbove: kbGateSettings.confidentAbove,
       method: kbGateSettings.method,
       model: kbGateSettings.model,
     })

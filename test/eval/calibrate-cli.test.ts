@@ -18,6 +18,7 @@ async function candor(args: string[], env: Record<string, string>): Promise<{ co
 
 interface Asked {
   decision: string;
+  confidence: string;
   answerability: { score: number; threshold: number; thresholdSource: string };
 }
 
@@ -93,8 +94,9 @@ describe('candor eval calibrate (real CLI, PolicyBench CPF and ICA)', () => {
       env(),
     );
     expect(run.code, run.stderr).toBe(0);
-    const { recommended, applied } = JSON.parse(run.stdout);
-    expect(applied).toEqual({ version: 1, minAnswerability: recommended.threshold });
+    const { recommended, applied, confidentAbove } = JSON.parse(run.stdout);
+    expect(applied).toEqual({ version: 1, minAnswerability: recommended.threshold, confidentAbove });
+    expect(confidentAbove).toBeGreaterThanOrEqual(recommended.threshold);
     expect(recommended.threshold).toBeGreaterThan(0.5);
 
     const [cpfAfter, icaAfter] = [await loo('cpf', CPF.questions), await loo('ica', ICA.questions)];
@@ -109,11 +111,11 @@ describe('candor eval calibrate (real CLI, PolicyBench CPF and ICA)', () => {
     });
     // ICA: untouched.
     expect(icaAfter.items).toEqual(icaBefore.items);
-    // And ask --json says where the threshold came from.
-    expect((await ask('cpf', 'How is the 12-month average gross monthly income (AMI) criterion computed?')).answerability).toMatchObject({
-      threshold: recommended.threshold,
-      thresholdSource: 'kb@1',
-    });
+    // And ask --json says where the threshold came from, and tiers by the KB's own band.
+    const calibrated = await ask('cpf', 'How is the 12-month average gross monthly income (AMI) criterion computed?');
+    expect(calibrated.answerability).toMatchObject({ threshold: recommended.threshold, thresholdSource: 'kb@1' });
+    const score = calibrated.answerability.score;
+    expect(calibrated.confidence).toBe(score < recommended.threshold ? 'low' : score < confidentAbove ? 'medium' : 'high');
     expect((await ask('ica', 'What is a Foreign Identification Number (FIN) or FIN card?')).answerability).toMatchObject({
       threshold: 0.5,
       thresholdSource: 'model',

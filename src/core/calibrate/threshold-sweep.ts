@@ -74,3 +74,23 @@ function share(count: number, total: number): number {
 function pct(x: number): string {
   return `${(x * 100).toFixed(1)}%`;
 }
+
+/** At most this share of the right answers may carry the caveat: it is a signal, not a blanket (the model's band and a KB's alike). */
+export const CAVEAT_BUDGET = 0.2;
+
+/**
+ * A KB's confident band for a threshold: the highest score, from the threshold up on the grid, below
+ * which at most CAVEAT_BUDGET of the answers that would be right (answerable, answered, citing a right
+ * fact) carry the caveat. Answers between the threshold and the band are caveated.
+ */
+export function confidentBand(points: readonly CalibrationPoint[], threshold: number): number {
+  const right = points.filter((p) => p.kind === 'answerable' && p.right && !p.ruleRefused && p.score >= threshold);
+  let band = threshold;
+  if (right.length === 0) return band;
+  for (const t of GRID) {
+    if (t <= threshold) continue;
+    if (right.filter((p) => p.score < t).length / right.length > CAVEAT_BUDGET) break;
+    band = t;
+  }
+  return band;
+}

@@ -78,7 +78,7 @@ export function runGate(input: GateInput, model: AnswerabilityModel, hook: Layer
   const combined = combineVerdicts(verdicts);
   const scored = answerability as Answerability;
   if (!combined.pass) return { ...combined, answerability: scored, confidence: 'low', doubts: [] };
-  const confident = scored.score >= Math.max(confidentAbove(model), scored.threshold);
+  const confident = scored.score >= Math.max(input.settings.confidentAbove ?? confidentAbove(model), scored.threshold);
   if (confident) return { ...combined, answerability: scored, confidence: 'high', doubts: [] };
   return { ...combined, answerability: scored, confidence: 'medium', doubts: doubtsAbout(input) };
 }

@@ -83,6 +83,8 @@ export interface Vocabulary {
 export interface GateSettings {
   /** The answerability score (P(answerable)) must reach this. */
   readonly minAnswerability: number;
+  /** Answers scoring below this carry a caveat (a KB's calibrated band); unset: the model's band. */
+  readonly confidentAbove?: number;
   /** Refuse questions naming identifiers (ADR-0050, Form 12B) the KB never mentions. */
   readonly checkEntities: boolean;
   /** Let the answer-type signal count (a how-much/when/who question whose evidence holds no such value). */

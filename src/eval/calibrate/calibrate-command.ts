@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 
 import { GATE_MODEL } from '../../ask/gate-model.js';
 import {
+  confidentBand,
   recommendThreshold,
   sweepThresholds,
   type CalibrationPoint,
@@ -37,6 +38,8 @@ export interface CalibrationSummary {
   /** The threshold in force before this run, and what it does on these questions. */
   readonly current: SweepPoint & { readonly source: string };
   readonly recommended: Recommendation;
+  /** The confident band for the recommended threshold: answers scoring below it carry a caveat (at most 20% of right ones). */
+  readonly confidentAbove: number;
   readonly sweep: readonly SweepPoint[];
   readonly files: { readonly svg: string; readonly json: string };
   /** Set by --apply: the KB's new gate-settings version. */
@@ -104,6 +107,7 @@ export async function evalCalibrate(
   }
   const sweep = sweepThresholds(points);
   const recommended = recommendThreshold(sweep, target);
+  const band = confidentBand(points, recommended.threshold);
   const inForce = index.gateSetting
     ? { threshold: index.gateSetting.minAnswerability, source: `kb@${index.gateSetting.version}` }
     : app.config.gate.minAnswerability !== undefined
@@ -116,6 +120,7 @@ export async function evalCalibrate(
   const applied = args.apply
     ? await applyThreshold(app.store.db, index.kbId, {
         minAnswerability: recommended.threshold,
+        confidentAbove: band,
         method: `calibrate:${method}`,
         model: modelRef(model),
         note: `target ${target}; ${n.answerable} answerable, ${n.refusable} refusable; answered ${recommended.answeredRight}, abstained ${recommended.abstained}`,
@@ -129,6 +134,7 @@ export async function evalCalibrate(
     targetAbstention: target,
     current,
     recommended,
+    confidentAbove: band,
     sweep,
     files,
     applied,
@@ -170,6 +176,7 @@ function formatSummary(s: CalibrationSummary): string {
     line(`current (${s.current.source})`, s.current),
     line('recommended', s.recommended),
     `  ${s.recommended.why}`,
+    `  answers scoring below ${s.confidentAbove} would carry the caveat (at most 20% of the right ones)`,
     s.applied
       ? `applied: "${s.kb.name}" now uses ${s.applied.minAnswerability} (gate settings v${s.applied.version})`
       : 'not applied (add --apply to store it for this KB)',

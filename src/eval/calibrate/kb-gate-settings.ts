@@ -6,6 +6,8 @@ import { kbGateSettings } from '../../store/schema.js';
 export interface AppliedSetting {
   readonly version: number;
   readonly minAnswerability: number;
+  /** Answers scoring below this carry a caveat. */
+  readonly confidentAbove: number;
 }
 
 /**
@@ -16,7 +18,13 @@ export interface AppliedSetting {
 export async function applyThreshold(
   db: Db,
   kbId: number,
-  setting: { readonly minAnswerability: number; readonly method: string; readonly model: string; readonly note: string },
+  setting: {
+    readonly minAnswerability: number;
+    readonly confidentAbove: number;
+    readonly method: string;
+    readonly model: string;
+    readonly note: string;
+  },
 ): Promise<AppliedSetting> {
   return db.transaction(async (tx) => {
     const [latest] = await tx
@@ -28,6 +36,6 @@ export async function applyThreshold(
       .for('update');
     const version = (latest?.version ?? 0) + 1;
     await tx.insert(kbGateSettings).values({ kbId, version, ...setting });
-    return { version, minAnswerability: setting.minAnswerability };
+    return { version, minAnswerability: setting.minAnswerability, confidentAbove: setting.confidentAbove };
   });
 }

@@ -1,10 +1,10 @@
+import { CAVEAT_BUDGET } from '../../core/calibrate/threshold-sweep.js';
 import type { AnswerabilityModel } from '../../core/gate/answerability-model.js';
 import { predictLogistic } from '../../core/learn/logistic-regression.js';
 import type { GateRow } from './gate-rows.js';
 import { sampleWeights } from './train-answerability.js';
 
-/** At most this share of right answers may carry the caveat: it is a signal, not a blanket. */
-export const CAVEAT_BUDGET = 0.2;
+export { CAVEAT_BUDGET };
 
 /**
  * The high-confidence band: the highest score, from the threshold up on a 0.01 grid, below which

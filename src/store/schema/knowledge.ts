@@ -100,6 +100,8 @@ export const kbGateSettings = pgTable(
       .references(() => knowledgeBases.id),
     version: integer('version').notNull(),
     minAnswerability: doublePrecision('min_answerability').notNull(),
+    /** This KB's confident band: answers scoring below it carry a caveat (null: the model's band). */
+    confidentAbove: doublePrecision('confident_above'),
     /** How it was chosen: 'calibrate:questions', 'calibrate:probes', 'calibrate:labels'. */
     method: text('method').notNull(),
     /** The model the threshold was calibrated for (id@version). */

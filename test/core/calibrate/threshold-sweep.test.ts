@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { recommendThreshold, sweepThresholds, type CalibrationPoint } from '../../../src/core/calibrate/threshold-sweep.js';
+import { confidentBand, recommendThreshold, sweepThresholds, type CalibrationPoint } from '../../../src/core/calibrate/threshold-sweep.js';
 import { renderTradeoffSvg } from '../../../src/core/calibrate/tradeoff-svg.js';
 
 const answerable = (score: number, right = true): CalibrationPoint => ({ score, kind: 'answerable', right, ruleRefused: false });
@@ -78,5 +78,20 @@ describe('renderTradeoffSvg', () => {
     expect(svg.match(/<polyline points="([^"]+)"/)?.[1]?.split(' ')).toHaveLength(99);
     expect(svg).toContain('recommended: t=0.31 (50% answered, 75% abstained)');
     expect(svg).toContain('target 75%');
+  });
+});
+
+describe('confidentBand', () => {
+  const right = (score: number): CalibrationPoint => ({ score, kind: 'answerable', right: true, ruleRefused: false });
+  it('is the highest score below which at most a fifth of the right answers would carry the caveat', () => {
+    const points = [0.55, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.92, 0.95, 0.97].map(right);
+    // 2 of 10 right answers below 0.61 (0.55, 0.6); a third would come in at 0.71.
+    expect(confidentBand(points, 0.5)).toBe(0.7);
+  });
+  it('counts only right answers above the threshold, and never goes below the threshold', () => {
+    const refusable: CalibrationPoint = { score: 0.95, kind: 'refusable', right: false, ruleRefused: false };
+    const wrong: CalibrationPoint = { score: 0.6, kind: 'answerable', right: false, ruleRefused: false };
+    expect(confidentBand([right(0.4), right(0.9), refusable, wrong], 0.8)).toBe(0.9);
+    expect(confidentBand([], 0.6)).toBe(0.6);
   });
 });
