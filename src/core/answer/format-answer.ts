@@ -80,7 +80,9 @@ export function statement(fact: Pick<EvidenceFact, 'text' | 'heading'>): string 
   if (/^\([^()]*\)$/.test(text)) text = text.slice(1, -1).trim();
   text = text.charAt(0).toUpperCase() + text.slice(1);
   const section = fact.heading === null ? '' : sectionName(fact.heading);
-  if (section !== '' && needsSection(text) && !text.toLowerCase().startsWith(section.toLowerCase())) return `${section}: ${text}`;
+  // A "heading" ending in a glued footnote digit ("…primary cancers6") is a footnote the parser took for one.
+  if (section !== '' && !/\p{L}\d$/u.test(section) && needsSection(text) && !text.toLowerCase().startsWith(section.toLowerCase()))
+    return `${section}: ${text}`;
   return text;
 }
 

@@ -92,3 +92,11 @@ describe('formatRefusal and formatCaveat', () => {
     expect(sectionName('3. Coverage > 3.2 How much is the premium?')).toBe('How much is the premium?');
   });
 });
+
+describe('statement: what is not a section', () => {
+  it('does not prefix a footnote the parser took for a heading', () => {
+    expect(
+      statement({ text: 'Kidney dialysis: $1,000 per month', heading: 'Patients receiving treatment for multiple primary cancers6' }),
+    ).toBe('Kidney dialysis: $1,000 per month');
+  });
+});
