@@ -3,9 +3,9 @@ import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 
+import { httpUrl } from '../../core/text/http-url.js';
 import { DEFAULT_INGEST_LIMITS, describeLimit, formatBytes, type IngestLimits } from '../ingest-limits.js';
 import { decodeText } from '../parse/decode-text.js';
-import { httpUrl } from '../parse/http-url.js';
 import { formatFromPath, parseDocument, type DocumentFormat, type ParsedDocument } from '../parse/index.js';
 import { binaryFormatFromPath, type BinaryFormat } from '../parse/parse-binary.js';
 import { parseInWorker } from './parse-in-worker.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { httpUrl } from '../parse/http-url.js';
+import { httpUrl } from '../../core/text/http-url.js';
 
 /** Folder (as ingested) → base URL: where people can open the documents below it. */
 export type SourceUrls = Readonly<Record<string, string>>;

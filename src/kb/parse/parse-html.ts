@@ -1,6 +1,6 @@
+import { httpUrl } from '../../core/text/http-url.js';
 import { addTable, FactCollector, HeadingStack } from './facts.js';
 import { tokenizeHtml } from './html-tokenizer.js';
-import { httpUrl } from './http-url.js';
 import { normaliseWhitespace } from './normalise.js';
 import type { ParsedDocument } from './types.js';
 
