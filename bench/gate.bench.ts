@@ -19,7 +19,7 @@ import { assessQuestion } from '../src/ask/assess-question.js';
 import { GATE_MODEL } from '../src/ask/gate-model.js';
 import { settingsSchema, toConfig } from '../src/config.js';
 import { mulberry32 } from '../src/core/agreement/seeded-random.js';
-import { formatCaveat, formatExtractiveAnswer, formatRefusal } from '../src/core/answer/format-answer.js';
+import { formatCaveat, formatExtractiveAnswer, formatRefusal, nearbyTopics } from '../src/core/answer/format-answer.js';
 import { ingestPaths } from '../src/kb/ingest/ingest.js';
 import { KnowledgeIndex, KnowledgeIndexCache } from '../src/kb/knowledge-index.js';
 import { openStore, type Store } from '../src/store/open-store.js';
@@ -419,7 +419,7 @@ async function askOnce(cache: KnowledgeIndexCache, question: string, split: Spli
   if (gate.pass) {
     formatExtractiveAnswer(assessed.cited(), assessed.input.question);
     if (gate.confidence === 'medium') formatCaveat(gate.doubts);
-  } else formatRefusal(gate.verdicts[0]!, assessed.ranked, assessed.input.question);
+  } else formatRefusal(gate.verdicts[0]!, nearbyTopics(assessed.ranked, assessed.input.question));
   const t3 = performance.now();
   if (!split) return;
   split.total.push(t3 - t0);

@@ -141,13 +141,14 @@ async function decide(index: KnowledgeIndex, question: string, options: AskOptio
   const answerability = answerabilityView(gate, assessed.thresholdSource);
   if (!gate.pass) {
     const deciding = gate.verdicts[0] as Verdict;
+    const topics = nearbyTopics(ranked, assessed.input.question);
     return {
       decision: 'abstain',
       answer: null,
       reasons: gate.verdicts,
       evidence: [],
-      nearbyTopics: nearbyTopics(ranked, assessed.input.question),
-      refusal: formatRefusal(deciding, ranked, assessed.input.question),
+      nearbyTopics: topics,
+      refusal: formatRefusal(deciding, topics),
       kb,
       answerability,
       confidence: 'low',
@@ -204,7 +205,7 @@ function unavailable(kbName: string, version: number): Decided {
     reasons: [verdict],
     evidence: [],
     nearbyTopics: [],
-    refusal: formatRefusal(verdict, [], { terms: [] }),
+    refusal: formatRefusal(verdict, []),
     kb: { name: kbName, version },
     confidence: 'low',
     caveat: null,

@@ -1,4 +1,4 @@
-import type { Answerability } from '../core/gate/gate.js';
+import type { Answerability, Confidence } from '../core/gate/gate.js';
 import type { Verdict } from '../core/gate/types.js';
 
 /** A cited fact as callers see it; `factId` is the external id when the fact has one. */
@@ -15,11 +15,7 @@ export interface EvidenceView {
   readonly url?: string | null;
 }
 
-/**
- * How sure an answer is: `high` answers plainly, `medium` answers with a visible caveat, `low` refuses.
- * The bands come from the answerability model's calibration (its model card; per KB via `eval calibrate`).
- */
-export type Confidence = 'high' | 'medium' | 'low';
+export type { Confidence } from '../core/gate/gate.js';
 
 /** What every decision carries, answered or not. */
 interface DecisionCommon {

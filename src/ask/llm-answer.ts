@@ -24,13 +24,14 @@ export async function generate(
   traceContent: boolean,
 ): Promise<Decided> {
   const generation = { model: llm.chatModel, prompt: ANSWER_PROMPT_REF };
+  const topics = nearbyTopics(shown, question);
   const refuse = (verdict: Verdict): Decided => ({
     decision: 'abstain',
     answer: null,
     reasons: [verdict, ...hard],
     evidence: [],
-    nearbyTopics: nearbyTopics(shown, question),
-    refusal: formatRefusal(verdict, shown, question),
+    nearbyTopics: topics,
+    refusal: formatRefusal(verdict, topics),
     kb,
     generation,
     confidence: 'low',

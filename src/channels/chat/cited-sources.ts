@@ -1,4 +1,5 @@
 import type { Answered, EvidenceView } from '../../ask/decision.js';
+import { httpUrl } from '../../core/text/http-url.js';
 
 /** One source as a reply lists it: once, however many cited facts come from it. */
 export interface Citation {
@@ -18,8 +19,6 @@ export interface CitedAnswer {
   readonly citations: readonly Citation[];
 }
 
-/** Longer links are shown as plain text: chat platforms cap a message element well below any sane URL. */
-const MAX_URL = 2000;
 /** A runaway title (PDF metadata, a whole first paragraph) is cut; the link still opens the document. */
 const MAX_TITLE = 150;
 const MAX_SECTION = 150;
@@ -61,19 +60,6 @@ export function citeDecision(d: Pick<Answered, 'answer' | 'evidence' | 'generati
 /** "Title › Section", or the title alone. */
 export function citationLabel(c: Citation): string {
   return c.section === null ? c.title : `${c.title} › ${c.section}`;
-}
-
-/** The URL when it parses as http(s) and is of a length people can be sent to; otherwise null (never `javascript:`). */
-export function httpUrl(raw: string | null | undefined): string | null {
-  if (!raw) return null;
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  return url.href.length <= MAX_URL ? url.href : null;
 }
 
 /** `[2]` → `[1]` when evidence 2 joined citation 1; `[1][1]` and `[1, 1]` collapse. Numbers out of range stay as written. */

@@ -43,9 +43,8 @@ export function nearbyTopics(facts: readonly EvidenceFact[], question: Pick<Ques
   return topics;
 }
 
-/** The refusal a user sees: why, and what nearby topics the KB does cover. */
-export function formatRefusal(deciding: Verdict, nearby: readonly EvidenceFact[], question: Pick<QuestionAnalysis, 'terms'>): string {
-  const topics = nearbyTopics(nearby, question);
+/** The refusal a user sees: why, and what nearby topics (see nearbyTopics) the KB does cover. */
+export function formatRefusal(deciding: Verdict, topics: readonly string[]): string {
   const why = explainRefusal(deciding);
   if (topics.length === 0 || deciding.code === 'llm_unavailable' || deciding.code === 'unavailable') return why;
   return `${why}\nThe knowledge base does cover: ${topics.map((t) => `“${t}”`).join('; ')}.`;

@@ -83,6 +83,7 @@ function deciding(scored: AnswerabilityScore, report: FeatureReport, question: Q
   return { code: 'low_coverage', detail: 'the closest fact mentions these words, but not together as the question asks' };
 }
 
-function article(kind: string): string {
+/** "a date", "an amount". */
+export function article(kind: string): string {
   return /^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`;
 }

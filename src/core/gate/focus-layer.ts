@@ -1,6 +1,7 @@
 import { contentTerms } from '../text/tokenize.js';
 import { rankAnswerBearing, type AnswerBearing } from './answer-bearing.js';
 import { termWeights } from './coverage.js';
+import { article } from './explain-score.js';
 import type { GateInput, Verdict } from './types.js';
 
 /**
@@ -78,8 +79,4 @@ function frameTerms(text: string): Set<string> {
   const frame = new Set(contentTerms('someone somebody anyone anybody person people'));
   for (const [, word] of text.matchAll(/\bhow\s+([\p{L}]+)/giu)) for (const term of contentTerms(word ?? '')) frame.add(term);
   return frame;
-}
-
-function article(kind: string): string {
-  return /^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`;
 }

@@ -16,7 +16,10 @@ export interface Answerability {
   readonly contributions: AnswerabilityScore['contributions'];
 }
 
-/** `high`: answer; `medium`: answer with a caveat; `low`: refuse. */
+/**
+ * How sure an answer is: `high` answers plainly, `medium` answers with a visible caveat, `low` refuses.
+ * The bands come from the answerability model's calibration (its model card; per KB via `eval calibrate`).
+ */
 export type Confidence = 'high' | 'medium' | 'low';
 
 export interface GateResult {

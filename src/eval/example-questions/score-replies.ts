@@ -1,8 +1,8 @@
+import type { Confidence } from '../../ask/decision.js';
 import type { ExampleQuestion } from './example-questions.js';
 
 /** What a question's reply came to: the four cells of answered/refused × answerable/not. */
 export type Outcome = 'right-answer' | 'wrong-answer' | 'false-refusal' | 'right-refusal';
-export type Confidence = 'high' | 'medium' | 'low';
 
 /** The parts of a Decision the scoring reads (a Decision is one). */
 export interface ScoredDecision {
@@ -10,6 +10,7 @@ export interface ScoredDecision {
   readonly answer: string | null;
   readonly refusal: string | null;
   readonly reasons: readonly { readonly code?: string | null | undefined }[];
+  readonly confidence?: Confidence;
   readonly caveat?: string | null;
   readonly answerability?: { readonly score: number } | undefined;
 }
@@ -86,12 +87,6 @@ export function containsExpected(line: string, expected: string): boolean {
   return false;
 }
 
-/** The Decision's `confidence` tier, or null while decisions do not carry one. */
-export function confidenceOf(d: ScoredDecision): Confidence | null {
-  const value = (d as { readonly confidence?: unknown }).confidence;
-  return value === 'high' || value === 'medium' || value === 'low' ? value : null;
-}
-
 /** Scores one reply: right only when every expected string is in the first line a person reads. */
 export function scoreReply(q: ExampleQuestion, d: ScoredDecision): ScoredRow {
   const text = replyText(d);
@@ -103,7 +98,7 @@ export function scoreReply(q: ExampleQuestion, d: ScoredDecision): ScoredRow {
     decision: d.decision,
     reason: d.decision === 'abstain' ? (d.reasons[0]?.code ?? 'unknown') : null,
     firstLine: line,
-    confidence: confidenceOf(d),
+    confidence: d.confidence ?? null,
     caveat: d.decision === 'answer' ? (d.caveat ?? null) : null,
     score: d.answerability?.score ?? null,
   };

@@ -1,4 +1,5 @@
 import type { AnswerabilityModel } from '../../core/gate/answerability-model.js';
+import { confidentAbove } from '../../core/gate/gate.js';
 import { predictLogistic } from '../../core/learn/logistic-regression.js';
 import { confidentBand } from './confident-band.js';
 import { RELEVANCE_INDEX, type GateRow } from './gate-rows.js';
@@ -25,7 +26,7 @@ export type Decide = ((row: GateRow) => boolean) & { readonly caveats?: (row: Ga
 
 /** Answer when no rule refused and the model's score reaches its threshold. */
 export function modelDecides(model: AnswerabilityModel, threshold = model.threshold): Decide {
-  const band = Math.max(model.confident ?? threshold, threshold);
+  const band = Math.max(confidentAbove(model), threshold);
   return Object.assign((row: GateRow) => !row.ruleRefused && predictLogistic(model, row.features) >= threshold, {
     caveats: (row: GateRow) => predictLogistic(model, row.features) < band,
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { citationLabel, citeAnswer, httpUrl } from '../../../src/channels/chat/cited-sources.js';
+import { citationLabel, citeAnswer } from '../../../src/channels/chat/cited-sources.js';
+import { httpUrl } from '../../../src/core/text/http-url.js';
 import { BOOKLET_EVIDENCE, evidence } from './decision-fixture.js';
 
 // What every channel cites: each source once, numbered as the answer's markers, only http(s) links.

@@ -73,8 +73,7 @@ describe('formatRefusal and formatCaveat', () => {
     const q = analyseQuestion('What is the premium subsidy for foreigners?');
     const refusal = formatRefusal(
       { layer: 'answerability', pass: false, code: 'low_coverage', detail: 'the closest fact does not mention "foreigners"' },
-      [inSection('Premium subsidies depend on income.', 'Government subsidies', 1)],
-      q,
+      nearbyTopics([inSection('Premium subsidies depend on income.', 'Government subsidies', 1)], q),
     );
     expect(refusal).toBe(
       'The closest facts I found don\'t cover what you\'re asking: the closest fact does not mention "foreigners".\n' +
