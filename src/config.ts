@@ -75,9 +75,23 @@ function readConfigFile(path: string | undefined): Env {
     // V8's message quotes the text around the error, which may be a secret: report only where.
     throw new CandorError('config_invalid', `CANDOR_CONFIG: ${path} is not valid JSON${jsonErrorPosition(text)}`);
   }
-  const file = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).safeParse(raw);
-  if (!file.success) throw new CandorError('config_invalid', `CANDOR_CONFIG: ${path} must be a flat JSON object of settings`);
-  return Object.fromEntries(Object.entries(file.data).map(([k, v]) => [k, String(v)]));
+  const file = z.record(z.string(), z.unknown()).safeParse(raw);
+  const flat =
+    file.success &&
+    Object.entries(file.data).every(([k, v]) => isPrimitive(v) || (JSON_SETTINGS.has(k) && typeof v === 'object' && v !== null));
+  if (!file.success || !flat)
+    throw new CandorError(
+      'config_invalid',
+      `CANDOR_CONFIG: ${path} must be a flat JSON object of settings (only ${[...JSON_SETTINGS].join(' and ')} may hold JSON)`,
+    );
+  return Object.fromEntries(Object.entries(file.data).map(([k, v]) => [k, isPrimitive(v) ? String(v) : JSON.stringify(v)]));
+}
+
+/** Settings whose value is JSON: in a config file they may be written as JSON rather than as a string of it. */
+const JSON_SETTINGS = new Set(['CANDOR_EXPERTS', 'CANDOR_SOURCE_URLS']);
+
+function isPrimitive(value: unknown): value is string | number | boolean {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
 
 /** Unset and empty variables both mean "use the default". */

@@ -4,6 +4,7 @@ export type ErrorCode =
   | 'store_unavailable'
   | 'store_locked'
   | 'kb_not_found'
+  | 'not_found'
   | 'kb_empty'
   | 'input_invalid'
   | 'file_unreadable'

@@ -51,7 +51,10 @@ export async function buildCandor(config: Config, options: BuildOptions = {}): P
     await telemetry?.shutdown();
     throw error;
   }
-  const indexes = new KnowledgeIndexCache(store.db, config.llm?.embeddingModel);
+  const indexes = new KnowledgeIndexCache(store.db, {
+    embeddingModel: config.llm?.embeddingModel,
+    expertDays: (kb) => config.experts.kbs.find((e) => e.kb === kb)?.reconfirmDays,
+  });
   const recorder = createInteractionRecorder(store.db, config.telemetry.userHashSalt);
   const llm = config.llm ? createLlm(config.llm) : null;
   const ask = createAsk({ config, indexes, recorder, log, llm });

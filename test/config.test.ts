@@ -164,6 +164,38 @@ describe('loadConfig', () => {
     expect(error.message).toContain('CANDOR_MIN_RELEVANCE');
   });
 
+  it('reads CANDOR_EXPERTS from the environment or as JSON in the config file, and names what is wrong in it', () => {
+    const entry = {
+      kb: 'handbook',
+      slack: 'C0EXPERTS',
+      people: ['slack:U012', 'slack:group:S0HR', 'cli:dana'],
+      autoAsk: true,
+      reconfirmDays: 90,
+    };
+    expect(loadConfig({ CANDOR_EXPERTS: JSON.stringify([entry]) }).experts.kbs).toEqual([entry]);
+    const fromFile = loadConfig({
+      CANDOR_CONFIG: files.write('experts.json', JSON.stringify({ CANDOR_EXPERTS: [{ kb: 'hr', people: ['cli:ann'] }] })),
+    });
+    expect(fromFile.experts.kbs).toEqual([{ kb: 'hr', people: ['cli:ann'], autoAsk: false }]);
+    expect(loadConfig({}).experts.kbs).toEqual([]);
+
+    expect(configError({ CANDOR_EXPERTS: '[{"kb":"hr"' }).message).toMatch(
+      /CANDOR_EXPERTS: expected a JSON list of KB experts.*not valid JSON/,
+    );
+    const noPeople = configError({ CANDOR_EXPERTS: JSON.stringify([{ kb: 'hr', people: [] }]) });
+    expect(noPeople.message).toMatch(/CANDOR_EXPERTS: \[0\]\.people: name at least one expert/);
+    const badPerson = configError({ CANDOR_EXPERTS: JSON.stringify([{ kb: 'hr', people: ['U012'] }]) });
+    expect(badPerson.message).toContain('expected "slack:U…", "slack:group:S…", "teams:ID" or "cli:NAME"');
+    const twice = configError({
+      CANDOR_EXPERTS: JSON.stringify([
+        { kb: 'hr', people: ['cli:a'] },
+        { kb: 'hr', people: ['cli:b'] },
+      ]),
+    });
+    expect(twice.message).toContain('KB "hr" is listed twice');
+    expect(configError({ CANDOR_EXPERTS: JSON.stringify([{ kb: 'hr', people: ['cli:a'], slak: 'C1' }]) }).message).toMatch(/slak/);
+  });
+
   it('explains an unreadable or malformed CANDOR_CONFIG file', () => {
     const missing = configError({ CANDOR_CONFIG: files.path('nope.json') });
     expect(missing.code).toBe('config_invalid');

@@ -81,6 +81,11 @@ export function deriveConfig(s: Settings, problems: Problem[]) {
     /** Null in extractive mode (no model configured). */
     llm: llmSettings(s, problems),
     review: reviewSettings(s, problems),
+    /** Experts per KB (CANDOR_EXPERTS): where questions for them go and who may answer; empty when none. */
+    experts: {
+      kbs: s.CANDOR_EXPERTS ?? [],
+      deliverMs: s.CANDOR_EXPERTS_DELIVER_MS,
+    },
     /** Diversity filtering of generated questions: the similarity at which a question counts as a near-duplicate. */
     generate: {
       keywordSimilarity: s.CANDOR_GEN_KEYWORD_SIMILARITY,

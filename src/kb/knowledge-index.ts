@@ -35,12 +35,26 @@ export interface StoredFact {
   readonly url?: string | null;
   /** Its document's title, for citations; null for ready-made (.jsonl) facts and untitled documents. */
   readonly title?: string | null;
+  /** Other wording that finds it, searched like a heading: an expert fact's question. */
+  readonly alias?: string | null;
+}
+
+/** Options of a KB's index cache. */
+export interface IndexCacheOptions {
+  /** Load that model's fact embeddings with each version (vector retrieval). */
+  readonly embeddingModel?: string | undefined;
+  /** Days after which a KB's expert answers stop being used unless re-confirmed (CANDOR_EXPERTS reconfirmDays). */
+  readonly expertDays?: ((kb: string) => number | undefined) | undefined;
+  /** @default Date.now */
+  readonly now?: () => number;
 }
 
 /** A knowledge base version, searchable in memory. Rebuilt when the version changes. */
 export class KnowledgeIndex {
   /** This KB's calibrated gate setting in force, if any (kept current by KnowledgeIndexCache). */
   gateSetting: KbGateSetting | null = null;
+  /** When the first expert answer in this index is due for re-confirmation (ms since epoch); the cache reloads then. */
+  expiresAt = Number.POSITIVE_INFINITY;
   private readonly byId = new Map<number, StoredFact>();
   private readonly byExternalId = new Map<string, number>();
   /** Facts that open their passage (the first of their section): a section's topic sentence. */
@@ -163,11 +177,18 @@ export class KnowledgeIndex {
 export class KnowledgeIndexCache {
   private readonly cache = new Map<string, Promise<KnowledgeIndex>>();
 
-  /** `embeddingModel`: load that model's fact embeddings with each version (vector retrieval). */
+  private readonly embeddingModel: string | undefined;
+  private readonly expertDays: (kb: string) => number | undefined;
+  private readonly now: () => number;
+
   constructor(
     private readonly db: Db,
-    private readonly embeddingModel?: string,
-  ) {}
+    options: IndexCacheOptions = {},
+  ) {
+    this.embeddingModel = options.embeddingModel;
+    this.expertDays = options.expertDays ?? (() => undefined);
+    this.now = options.now ?? Date.now;
+  }
 
   async get(name: string): Promise<KnowledgeIndex> {
     const [kb] = await this.db
@@ -188,7 +209,7 @@ export class KnowledgeIndexCache {
       );
     const cached = this.cache.get(name);
     let index = cached ? await cached.catch(() => undefined) : undefined;
-    if (!index || index.version !== kb.version || index.kbId !== kb.id) {
+    if (!index || index.version !== kb.version || index.kbId !== kb.id || this.now() >= index.expiresAt) {
       const loading = this.load(kb.id, name, kb.version);
       this.cache.set(name, loading);
       loading.catch(() => this.cache.delete(name));
@@ -212,14 +233,45 @@ export class KnowledgeIndexCache {
         confidence: facts.confidence,
         url: facts.url,
         title: sql<string | null>`case when ${facts.externalId} is null then ${documents.title} end`,
+        alias: facts.alias,
+        confirmedAt: facts.confirmedAt,
       })
       .from(facts)
       .innerJoin(documents, eq(documents.id, facts.documentId))
       .where(and(eq(facts.kbId, kbId), isNull(facts.retiredInVersion)))
       .orderBy(facts.id);
+    const days = this.expertDays(name);
+    const now = this.now();
+    let expiresAt = Number.POSITIVE_INFINITY;
+    const kept: StoredFact[] = [];
+    for (const { confirmedAt, ...row } of rows) {
+      if (confirmedAt === null || !isExpertSource(row.source)) {
+        kept.push(row);
+        continue;
+      }
+      const confirmed = new Date(confirmedAt).getTime();
+      const due = days === undefined ? Number.POSITIVE_INFINITY : confirmed + days * 86_400_000;
+      if (due <= now) continue; // due for re-confirmation: not used until an expert confirms it again
+      expiresAt = Math.min(expiresAt, due);
+      kept.push({ ...row, title: expertTitle(new Date(confirmed)) });
+    }
     const vectors = this.embeddingModel ? await loadEmbeddings(this.db, kbId, this.embeddingModel) : new Map<number, Float32Array>();
-    return new KnowledgeIndex(kbId, name, version, rows, vectors);
+    const index = new KnowledgeIndex(kbId, name, version, kept, vectors);
+    index.expiresAt = expiresAt;
+    return index;
   }
+}
+
+/** An expert fact's source starts with this: "expert:slack:U123". */
+export const EXPERT_SOURCE_PREFIX = 'expert:';
+
+export function isExpertSource(source: string): boolean {
+  return source.startsWith(EXPERT_SOURCE_PREFIX);
+}
+
+/** How a citation names an expert answer: "Answered by an expert on 2026-11-25". */
+export function expertTitle(confirmed: Date): string {
+  return `Answered by an expert on ${confirmed.toISOString().slice(0, 10)}`;
 }
 
 /** The newest calibrated gate setting of a KB, or null. */
@@ -245,13 +297,13 @@ export async function loadGateSetting(db: Db, kbId: number): Promise<KbGateSetti
  * for a web page; numbers and extensions dropped) and its heading path.
  * Ready-made (.jsonl) facts have no document path: their heading alone.
  */
-export function searchContext(fact: Pick<StoredFact, 'heading' | 'documentPath'>): string | null {
+export function searchContext(fact: Pick<StoredFact, 'heading' | 'documentPath' | 'alias'>): string | null {
   const pathWords = (fact.documentPath ?? '')
     .replace(/\.[A-Za-z0-9]+$/, '')
     .split(/[\/_\-.\s]+/)
     .filter((word) => word !== '' && !/^\d+$/.test(word))
     .join(' ');
-  const parts = [pathWords, fact.heading ?? ''].filter((part) => part !== '');
+  const parts = [pathWords, fact.heading ?? '', fact.alias ?? ''].filter((part) => part !== '');
   return parts.length === 0 ? null : parts.join(' › ');
 }
 

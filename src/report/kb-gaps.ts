@@ -1,15 +1,35 @@
-import { and, desc, eq, gte, inArray, lte, ne, not, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
 
-import { groupRefusals, type GapGroup, type RefusedQuestion } from '../core/report/gap-topics.js';
+import { groupRefusals, type GapGroup } from '../core/report/gap-topics.js';
+import { FAILURE_REASONS, questionKey, syncGaps } from '../gaps/sync-gaps.js';
 import type { KnowledgeIndexCache } from '../kb/knowledge-index.js';
 import type { Db } from '../store/open-store.js';
-import { interactions } from '../store/schema.js';
+import { facts, gapMembers, gapRequests, gaps, interactions } from '../store/schema.js';
 
-/** Refusals that say a dependency failed, not that the KB lacks something: counted apart, never grouped. */
-export const FAILURE_REASONS = ['unavailable', 'llm_unavailable', 'invalid_output'] as const;
-/** Refusals read from the store at most (the newest), and distinct questions grouped at most (the most asked). */
-const MAX_ROWS = 5000;
-const MAX_DISTINCT = 400;
+export { FAILURE_REASONS };
+
+/** What became of a gap: nobody asked yet, posted to the KB's experts, answered by one, or not for the KB. */
+export type GapState = 'open' | 'asked' | 'answered' | 'out_of_scope';
+export const GAP_STATES: readonly GapState[] = ['open', 'asked', 'answered', 'out_of_scope'];
+
+/** A stored gap as the report shows it: its refusals in the window, grouped as one topic. */
+export interface GapReportGroup extends GapGroup {
+  /** The gap's id (`candor gaps answer ID`). */
+  readonly id: number;
+  readonly state: GapState;
+  /** The expert fact that answers it, when answered. */
+  readonly factId: number | null;
+  /** The answer's text and who gave it, when answered. */
+  readonly answer: { readonly text: string; readonly by: string | null; readonly at: string | null } | null;
+  /** The wording experts see. */
+  readonly question: string;
+  /** Distinct askers (by hashed user id; unknown askers, such as the HTTP API's, are not counted). */
+  readonly askers: number;
+  /** "Ask an expert" presses (and automatic routings) on its refusals. */
+  readonly requests: number;
+  readonly firstAsked: string;
+  readonly closedAt: string | null;
+}
 
 /** `candor report gaps --json` and the console's KB gaps page. */
 export interface GapReport {
@@ -24,13 +44,22 @@ export interface GapReport {
   readonly failures: number;
   /** True when the window held more refusals than were read (the newest MAX_ROWS are grouped). */
   readonly truncated: boolean;
-  readonly groups: readonly GapGroup[];
+  /** Gaps with refusals in the window, by state. */
+  readonly states: Readonly<Record<GapState, number>>;
+  /** Of the window's refusals, the share whose gap an expert has since answered. */
+  readonly answeredShare: number;
+  readonly groups: readonly GapReportGroup[];
 }
 
+/** Refusals read from the store at most (the newest). */
+const MAX_ROWS = 5000;
+
 /**
- * What the KB could not answer lately, grouped by topic so a KB owner sees what
- * to add. Words are weighted by the KB's own IDF: a word the KB lacks says most
- * about the gap. Works on PGlite and PostgreSQL alike (plain SQL, grouping in process).
+ * What the KB could not answer lately, one group per stored gap: refusals are
+ * first given their gaps (syncGaps: grouped by topic, words weighted by the
+ * KB's own IDF), then each gap with refusals in the window is shown with its
+ * state, askers, first and last ask, and its answer. Works on PGlite and
+ * PostgreSQL alike.
  */
 export async function kbGapReport(
   db: Db,
@@ -38,6 +67,7 @@ export async function kbGapReport(
   options: { kb: string; days: number; now?: Date },
 ): Promise<GapReport> {
   const index = await indexes.get(options.kb);
+  await syncGaps(db, index, options.now ? { now: options.now } : {});
   const until = options.now ?? new Date();
   const since = new Date(until.getTime() - options.days * 86_400_000);
   const window = and(
@@ -48,54 +78,100 @@ export async function kbGapReport(
     lte(interactions.createdAt, until),
   );
   const rows = await db
-    .select({ id: interactions.id, question: interactions.question, reason: interactions.reason, createdAt: interactions.createdAt })
+    .select({
+      id: interactions.id,
+      question: interactions.question,
+      reason: interactions.reason,
+      createdAt: interactions.createdAt,
+      userHash: interactions.userHash,
+      gapId: gapMembers.gapId,
+    })
     .from(interactions)
-    .where(and(window, not(inArray(interactions.reason, [...FAILURE_REASONS]))))
-    .orderBy(desc(interactions.id))
+    .innerJoin(gapMembers, eq(gapMembers.interactionId, interactions.id))
+    // A gap's members are its refusals, and the answers an asker found not helpful and took to an expert.
+    .where(and(eq(interactions.kbId, index.kbId), gte(interactions.createdAt, since), lte(interactions.createdAt, until)))
+    .orderBy(sql`${interactions.id} desc`)
     .limit(MAX_ROWS + 1);
   const [failed] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(interactions)
     .where(and(window, inArray(interactions.reason, [...FAILURE_REASONS])));
   const read = rows.slice(0, MAX_ROWS);
-  const distinct = distinctQuestions(read);
-  const grouped = distinct.sort((a, b) => b.times - a.times || (a.lastAsked < b.lastAsked ? 1 : -1)).slice(0, MAX_DISTINCT);
+  const gapIds = [...new Set(read.map((r) => r.gapId))];
+  const stored =
+    gapIds.length === 0
+      ? []
+      : await db
+          .select({
+            id: gaps.id,
+            question: gaps.question,
+            state: gaps.state,
+            factId: gaps.factId,
+            closedAt: gaps.closedAt,
+            answer: facts.text,
+            by: facts.author,
+            at: facts.confirmedAt,
+            requests: sql<number>`(select count(*)::int from ${gapRequests} where ${gapRequests.gapId} = ${gaps.id})`,
+          })
+          .from(gaps)
+          .leftJoin(facts, eq(facts.id, gaps.factId))
+          .where(inArray(gaps.id, gapIds));
   const vocabulary = index.vocabulary();
+  const groups: GapReportGroup[] = stored.map((gap) => {
+    const mine = read.filter((r) => r.gapId === gap.id);
+    const distinct = new Map<
+      string,
+      { question: string; times: number; reasons: Record<string, number>; lastAsked: string; interactionId: number }
+    >();
+    for (const row of mine) {
+      const key = questionKey(row.question);
+      const entry = distinct.get(key) ?? {
+        question: row.question,
+        times: 0,
+        reasons: {},
+        lastAsked: new Date(row.createdAt).toISOString(),
+        interactionId: row.id,
+      };
+      entry.times += 1;
+      const reason = row.reason ?? 'unknown';
+      entry.reasons[reason] = (entry.reasons[reason] ?? 0) + 1;
+      distinct.set(key, entry);
+    }
+    // The gap's questions as one topic: its own words, weighted by the KB's IDF.
+    const [topic] = groupRefusals([...distinct.values()], { minSimilarity: -1, termWeight: (term) => vocabulary.idf(term) });
+    const { members: _members, ...group } = topic as NonNullable<typeof topic>;
+    return {
+      ...group,
+      id: gap.id,
+      state: gap.state as GapState,
+      factId: gap.factId,
+      answer: gap.answer === null ? null : { text: gap.answer, by: gap.by, at: gap.at ? new Date(gap.at).toISOString() : null },
+      question: gap.question,
+      askers: new Set(mine.flatMap((r) => (r.userHash === null ? [] : [r.userHash]))).size,
+      requests: Number(gap.requests),
+      firstAsked: mine.reduce((first, r) => {
+        const at = new Date(r.createdAt).toISOString();
+        return at < first ? at : first;
+      }, group.lastAsked),
+      closedAt: gap.closedAt ? new Date(gap.closedAt).toISOString() : null,
+    };
+  });
+  groups.sort(
+    (a, b) =>
+      b.count - a.count || b.questions - a.questions || (a.lastAsked < b.lastAsked ? 1 : a.lastAsked > b.lastAsked ? -1 : 0) || a.id - b.id,
+  );
+  const states = Object.fromEntries(GAP_STATES.map((s) => [s, groups.filter((g) => g.state === s).length])) as Record<GapState, number>;
+  const answeredRefusals = groups.filter((g) => g.state === 'answered').reduce((sum, g) => sum + g.count, 0);
   return {
     kb: { name: index.name, version: index.version },
     days: options.days,
     since: since.toISOString(),
     refusals: read.length,
-    distinctQuestions: distinct.length,
+    distinctQuestions: new Set(read.map((r) => questionKey(r.question))).size,
     failures: Number(failed?.n ?? 0),
     truncated: rows.length > MAX_ROWS,
-    groups: groupRefusals(grouped, { termWeight: (term) => vocabulary.idf(term) }),
+    states,
+    answeredShare: read.length === 0 ? 0 : answeredRefusals / read.length,
+    groups,
   };
-}
-
-/** One entry per question text (case, spacing and closing punctuation aside), newest wording and interaction kept. */
-function distinctQuestions(rows: readonly { id: number; question: string; reason: string | null; createdAt: Date }[]): RefusedQuestion[] {
-  const byText = new Map<
-    string,
-    { question: string; times: number; reasons: Record<string, number>; lastAsked: string; interactionId: number }
-  >();
-  for (const row of rows) {
-    const key = row.question
-      .toLowerCase()
-      .replace(/\s+/g, ' ')
-      .replace(/[\s?.!]+$/, '')
-      .trim();
-    const entry = byText.get(key) ?? {
-      question: row.question,
-      times: 0,
-      reasons: {},
-      lastAsked: row.createdAt.toISOString(),
-      interactionId: row.id,
-    };
-    entry.times += 1;
-    const reason = row.reason ?? 'unknown';
-    entry.reasons[reason] = (entry.reasons[reason] ?? 0) + 1;
-    byText.set(key, entry);
-  }
-  return [...byText.values()];
 }

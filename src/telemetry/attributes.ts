@@ -74,6 +74,11 @@ export const METRIC = {
   tokenUsage: 'gen_ai.client.token.usage',
   operationDuration: 'gen_ai.client.operation.duration',
   processErrors: 'candor.process.errors',
+  feedback: 'candor.feedback',
+  expertRequests: 'candor.expert.requests',
+  expertAnswerTime: 'candor.expert.answer_time',
+  gapsOpen: 'candor.gaps.open',
+  gapsAnsweredShare: 'candor.gaps.answered_share',
 } as const;
 
 /** Meter and tracer names (the instrumentation scopes). */

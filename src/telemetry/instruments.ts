@@ -23,6 +23,9 @@ const MODEL_CALL_SECONDS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56
 /** GenAI semantic conventions' advice for token counts (powers of 4). */
 const TOKENS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864];
 
+/** An expert answers in minutes to weeks: 1 min … 4 weeks, in seconds. */
+const EXPERT_SECONDS = [60, 300, 900, 3600, 4 * 3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400, 14 * 86400, 28 * 86400];
+
 export const instruments = {
   asks: lazy<Counter>(() =>
     meter().createCounter(METRIC.asks, { unit: '{ask}', description: 'Questions asked, by decision, reason and channel' }),
@@ -34,6 +37,22 @@ export const instruments = {
     }),
   ),
   askDuration: lazy<Histogram>(() => meter().createHistogram(METRIC.askDuration, { unit: 'ms', description: 'Time to decide an ask' })),
+  feedback: lazy<Counter>(() =>
+    meter().createCounter(METRIC.feedback, { unit: '{feedback}', description: 'Asker feedback on replies, by kind, kb and decision' }),
+  ),
+  expertRequests: lazy<Counter>(() =>
+    meter().createCounter(METRIC.expertRequests, {
+      unit: '{request}',
+      description: 'Questions routed to experts (asker presses and automatic routing), by kb, via and outcome',
+    }),
+  ),
+  expertAnswerTime: lazy<Histogram>(() =>
+    meter().createHistogram(METRIC.expertAnswerTime, {
+      unit: 's',
+      description: 'Time from a gap being asked of experts to their answer (or "not for the KB"), by kb and outcome',
+      advice: { explicitBucketBoundaries: EXPERT_SECONDS },
+    }),
+  ),
   llmCallsAvoided: lazy<Counter>(() =>
     meter().createCounter(METRIC.llmCallsAvoided, { unit: '{call}', description: 'Questions the hard gate refused before any model call' }),
   ),

@@ -68,7 +68,11 @@ export function answerQueued(deps: AnswerOnceDeps, question: QueuedQuestion, hoo
     if (claimId === null) throw new Error(`the interaction row of event ${question.eventId} is neither new nor there`);
     const done = hooks.working?.();
     try {
-      const { reply, failed } = await decide(deps, question, cleaned.ok ? null : cleaned.message);
+      const decided = await decide(deps, question, cleaned.ok ? null : cleaned.message);
+      const { failed } = decided;
+      // The reply names its stored row: feedback and "Ask an expert" buttons act on it.
+      const reply: Reply =
+        decided.reply.kind === 'decision' ? { kind: 'decision', decision: { ...decided.reply.decision, interactionId: claimId } } : decided.reply;
       const latencyMs = Math.round((now() - started) * 1000) / 1000;
       // Recorded before it is delivered: a reply the person sees is always a stored interaction.
       await withSpan(SPAN.record, {}, () =>

@@ -2,6 +2,8 @@ import type { Ask } from '../../ask/ask-service.js';
 import type { InteractionClaims } from '../../ask/interaction-claims.js';
 import type { StatusQuery } from '../../ask/status-report.js';
 import type { Config } from '../../config.js';
+import type { FeedbackService } from '../../feedback/feedback-service.js';
+import type { ExpertDesk } from '../../gaps/expert-desk.js';
 import type { Inbox } from '../../inbox/inbox-store.js';
 import type { Log } from '../../log.js';
 import type { ReviewDesk } from '../../review/review-desk.js';
@@ -26,6 +28,10 @@ export interface ChatServices {
   readonly status: StatusQuery;
   /** Posting review cards and applying labels, written once for every channel. */
   readonly review: ReviewDesk;
+  /** Askers' 👍/👎 on replies. */
+  readonly feedback: FeedbackService;
+  /** "Ask an expert": gaps, experts' posts and answers that become facts, written once for every channel. */
+  readonly experts: ExpertDesk;
 }
 
 /** The answer-once dependencies a chat channel takes from its services. */

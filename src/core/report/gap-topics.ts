@@ -47,7 +47,10 @@ export interface GroupOptions {
  * recurring word with any other is a group of its own. Deterministic.
  * Cost is cubic in the number of distinct questions: callers cap it (a few hundred).
  */
-export function groupRefusals(refused: readonly RefusedQuestion[], options: GroupOptions = {}): GapGroup[] {
+export function groupRefusals(
+  refused: readonly RefusedQuestion[],
+  options: GroupOptions = {},
+): (GapGroup & { readonly members: readonly number[] })[] {
   const minSimilarity = options.minSimilarity ?? 0.3;
   const termWeight = options.termWeight ?? (() => 1);
   const tokens = refused.map((r) => tokenize(r.question));
@@ -61,9 +64,17 @@ export function groupRefusals(refused: readonly RefusedQuestion[], options: Grou
     return unit(v);
   });
 
+  // Similarity reads every word of a question, not only the recurring ones: two questions that share only a
+  // common word ("office") must not look alike because their telling words each occur once.
+  const whole = tokens.map((list) => {
+    const v = new Map<string, number>();
+    for (const { term } of list) v.set(term, (v.get(term) ?? 0) + 1);
+    for (const [term, tf] of v) v.set(term, (1 + Math.log(tf)) * Math.max(termWeight(term), 0));
+    return unit(v);
+  });
   // Average linkage by the Lance–Williams update over a dense similarity matrix.
   const expanded = expandByCooccurrence(
-    vectors,
+    whole,
     tokens.map((list) => new Set(list.map((t) => t.term).filter((t) => (df.get(t) ?? 0) > 1))),
     df,
   );
@@ -93,7 +104,9 @@ export function groupRefusals(refused: readonly RefusedQuestion[], options: Grou
     alive[j] = false;
   }
 
-  const groups = members.filter((_, i) => alive[i]).map((indexes) => describe(indexes, refused, tokens, vectors, options.maxExamples ?? 5));
+  const groups = members
+    .filter((_, i) => alive[i])
+    .map((indexes) => ({ ...describe(indexes, refused, tokens, vectors, options.maxExamples ?? 5), members: indexes }));
   return groups.sort(
     (a, b) =>
       b.count - a.count ||

@@ -223,7 +223,7 @@ async function extractDocument(
 }
 
 /** Finds or creates the KB row, locking it so concurrent ingests into one KB take turns. */
-async function ensureKb(tx: Db, name: string): Promise<{ id: number; currentVersion: number }> {
+export async function ensureKb(tx: Db, name: string): Promise<{ id: number; currentVersion: number }> {
   await tx.insert(knowledgeBases).values({ name }).onConflictDoNothing();
   const [kb] = await tx
     .select({ id: knowledgeBases.id, currentVersion: knowledgeBases.currentVersion })

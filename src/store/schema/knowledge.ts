@@ -76,6 +76,12 @@ export const facts = pgTable(
     /** The passage the fact belongs to (document + section, or a .jsonl fact's own or named passage); never the source label. */
     passage: text('passage'),
     confidence: real('confidence').notNull().default(1),
+    /** Other wording that finds this fact, searched like a heading (below the text): an expert fact's question. */
+    alias: text('alias'),
+    /** An expert fact's expert, as people read it ("Dana Lee"); null for document facts. */
+    author: text('author'),
+    /** When an expert answered (or last re-confirmed) this fact; null for document facts. */
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     addedInVersion: integer('added_in_version').notNull(),
     retiredInVersion: integer('retired_in_version'),
     search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('english', coalesce(heading, '') || ' ' || text)`),

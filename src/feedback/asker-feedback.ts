@@ -1,0 +1,151 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+
+import type { Db } from '../store/open-store.js';
+import { askerFeedback, interactions, knowledgeBases, reviewSamples } from '../store/schema.js';
+import { instruments } from '../telemetry/instruments.js';
+
+export type FeedbackKind = 'helpful' | 'not_helpful';
+export const FEEDBACK_KINDS: readonly FeedbackKind[] = ['helpful', 'not_helpful'];
+/** Why a reply was not helpful, as askers choose it. */
+export const FEEDBACK_REASONS = ['wrong', 'outdated', 'incomplete', 'did_not_answer', 'other'] as const;
+export type FeedbackReason = (typeof FEEDBACK_REASONS)[number];
+/** What a reason reads as on a button or in the console. */
+export const FEEDBACK_REASON_TEXT: Readonly<Record<FeedbackReason, string>> = {
+  wrong: 'Wrong',
+  outdated: 'Out of date',
+  incomplete: 'Incomplete',
+  did_not_answer: "Didn't answer my question",
+  other: 'Other',
+};
+/** A comment is a sentence or two: longer text is cut here. */
+export const MAX_FEEDBACK_COMMENT = 1000;
+/** The stratum of a review sample taken because its asker said the reply was not helpful. */
+export const NOT_HELPFUL_STRATUM = 'asker_not_helpful';
+
+export interface FeedbackEvent {
+  readonly interactionId: number;
+  /** "<platform>:<hashed user id>" (see hashUserId): never a raw id. */
+  readonly asker: string;
+  readonly kind: FeedbackKind;
+  readonly reason?: FeedbackReason | undefined;
+  readonly comment?: string | undefined;
+  /** The channel's id for this press: a redelivery with the same id is recorded once. */
+  readonly eventId?: string | undefined;
+}
+
+export type FeedbackOutcome = 'recorded' | 'duplicate' | 'no_interaction';
+
+/**
+ * Records one asker's feedback on a reply (append-only; their latest event is
+ * their feedback). A reply found not helpful is sampled for reviewers at once
+ * (whatever the sampling rates), so a person looks at every reply an asker
+ * disliked, and its label can calibrate the gate. Counted in `candor.feedback`.
+ */
+export async function recordFeedback(db: Db, event: FeedbackEvent): Promise<FeedbackOutcome> {
+  const [interaction] = await db
+    .select({ decision: interactions.decision, kb: knowledgeBases.name })
+    .from(interactions)
+    .leftJoin(knowledgeBases, eq(knowledgeBases.id, interactions.kbId))
+    .where(eq(interactions.id, event.interactionId));
+  if (!interaction || interaction.decision === null) return 'no_interaction';
+  const comment =
+    event.comment
+      ?.replace(/\u0000/g, '')
+      .trim()
+      .slice(0, MAX_FEEDBACK_COMMENT) || null;
+  const outcome = await db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(askerFeedback)
+      .values({
+        interactionId: event.interactionId,
+        asker: event.asker,
+        kind: event.kind,
+        reason: event.kind === 'not_helpful' ? (event.reason ?? null) : null,
+        comment: event.kind === 'not_helpful' ? comment : null,
+        eventId: event.eventId ?? null,
+      })
+      .onConflictDoNothing()
+      .returning({ id: askerFeedback.id });
+    if (inserted.length === 0) return 'duplicate' as const;
+    if (event.kind === 'not_helpful')
+      await tx
+        .insert(reviewSamples)
+        .values({ interactionId: event.interactionId, stratum: NOT_HELPFUL_STRATUM, nearness: null })
+        .onConflictDoNothing();
+    return 'recorded' as const;
+  });
+  if (outcome === 'recorded')
+    instruments.feedback().add(1, { kind: event.kind, kb: interaction.kb ?? 'unknown', decision: interaction.decision });
+  return outcome;
+}
+
+/** An asker's current feedback on an interaction (their latest event), or null. */
+export async function currentFeedback(
+  db: Db,
+  interactionId: number,
+  asker: string,
+): Promise<{ kind: FeedbackKind; reason: FeedbackReason | null; comment: string | null } | null> {
+  const [row] = await db
+    .select({ kind: askerFeedback.kind, reason: askerFeedback.reason, comment: askerFeedback.comment })
+    .from(askerFeedback)
+    .where(and(eq(askerFeedback.interactionId, interactionId), eq(askerFeedback.asker, asker)))
+    .orderBy(desc(askerFeedback.id))
+    .limit(1);
+  return row ? { kind: row.kind as FeedbackKind, reason: row.reason as FeedbackReason | null, comment: row.comment } : null;
+}
+
+/** Every asker's current feedback on one interaction (the console's interaction page). */
+export async function feedbackOn(
+  db: Db,
+  interactionId: number,
+): Promise<{ asker: string; kind: FeedbackKind; reason: FeedbackReason | null; comment: string | null; at: string }[]> {
+  const rows = await db.execute(sql`
+    select distinct on (asker) asker, kind, reason, comment, created_at
+    from ${askerFeedback} where interaction_id = ${interactionId}
+    order by asker, id desc`);
+  return (rows as unknown as { rows: Record<string, unknown>[] }).rows.map((r) => ({
+    asker: String(r.asker),
+    kind: r.kind as FeedbackKind,
+    reason: (r.reason ?? null) as FeedbackReason | null,
+    comment: (r.comment ?? null) as string | null,
+    at: new Date(r.created_at as string).toISOString(),
+  }));
+}
+
+/**
+ * Feedback since `since` (current feedback per asker and interaction), for
+ * the console overview: how many replies got any, and how many were found
+ * helpful / not helpful. `rate` is the share of answered and refused
+ * replies in the window that got feedback.
+ */
+export async function feedbackSummary(
+  db: Db,
+  options: { since: Date; kbId?: number | undefined },
+): Promise<{ replies: number; withFeedback: number; helpful: number; notHelpful: number; rate: number }> {
+  const kb = options.kbId === undefined ? sql`true` : sql`i.kb_id = ${options.kbId}`;
+  const result = (await db.execute(sql`
+    with current as (
+      select distinct on (f.interaction_id, f.asker) f.interaction_id, f.kind
+      from ${askerFeedback} f join ${interactions} i on i.id = f.interaction_id
+      where i.created_at >= ${options.since.toISOString()} and ${kb}
+      order by f.interaction_id, f.asker, f.id desc
+    )
+    select
+      (select count(*)::int from ${interactions} i where i.created_at >= ${options.since.toISOString()} and i.decision is not null
+        and i.channel not in ('eval', 'import') and ${kb}) as replies,
+      (select count(distinct interaction_id)::int from current) as with_feedback,
+      (select count(*)::int from current where kind = 'helpful') as helpful,
+      (select count(*)::int from current where kind = 'not_helpful') as not_helpful`)) as unknown as {
+    rows: { replies: number; with_feedback: number; helpful: number; not_helpful: number }[];
+  };
+  const row = result.rows[0] ?? { replies: 0, with_feedback: 0, helpful: 0, not_helpful: 0 };
+  const replies = Number(row.replies);
+  const withFeedback = Number(row.with_feedback);
+  return {
+    replies,
+    withFeedback,
+    helpful: Number(row.helpful),
+    notHelpful: Number(row.not_helpful),
+    rate: replies === 0 ? 0 : withFeedback / replies,
+  };
+}

@@ -1,0 +1,119 @@
+import { and, desc, eq, gte, inArray, ne, not, sql } from 'drizzle-orm';
+
+import { groupRefusals, type RefusedQuestion } from '../core/report/gap-topics.js';
+import type { KnowledgeIndex } from '../kb/knowledge-index.js';
+import type { Db } from '../store/open-store.js';
+import { gapMembers, gaps, interactions } from '../store/schema.js';
+
+/** Refusals that say a dependency failed, not that the KB lacks something: never a gap. */
+export const FAILURE_REASONS = ['unavailable', 'llm_unavailable', 'invalid_output'] as const;
+/** Refusals older than this are not assigned to gaps any more. */
+const SYNC_DAYS = 90;
+/** New refusals assigned per run at most (the newest), and questions of known gaps they are compared with. */
+const MAX_NEW = 2000;
+const MAX_KNOWN = 400;
+
+/** The text a question is grouped by: case, spacing and closing punctuation aside. */
+export function questionKey(question: string): string {
+  return question
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/[\s?.!]+$/, '')
+    .trim();
+}
+
+/**
+ * Gives every recent refusal of a KB (for lack of knowledge; not evaluation
+ * runs, not outages) its gap, and returns how many it assigned. A refusal
+ * worded like one already in a gap joins it; the rest are grouped by topic
+ * together with the gaps' own questions (the same clustering as the report's
+ * topics): a new refusal joins the gap its group holds most of, or its group
+ * becomes a new open gap. Assignments are kept, so a gap's id and state
+ * survive restarts and later runs. One run at a time per KB (an advisory lock).
+ */
+export async function syncGaps(db: Db, index: KnowledgeIndex, options: { now?: Date } = {}): Promise<number> {
+  const since = new Date((options.now ?? new Date()).getTime() - SYNC_DAYS * 86_400_000);
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    await t.execute(sql`select pg_advisory_xact_lock(${GAP_LOCK}, ${index.kbId})`);
+    const fresh = await t
+      .select({ id: interactions.id, question: interactions.question, reason: interactions.reason, createdAt: interactions.createdAt })
+      .from(interactions)
+      .where(
+        and(
+          eq(interactions.kbId, index.kbId),
+          eq(interactions.decision, 'abstain'),
+          ne(interactions.channel, 'eval'),
+          not(inArray(interactions.reason, [...FAILURE_REASONS])),
+          gte(interactions.createdAt, since),
+          sql`not exists (select 1 from ${gapMembers} where ${gapMembers.interactionId} = ${interactions.id})`,
+        ),
+      )
+      .orderBy(desc(interactions.id))
+      .limit(MAX_NEW);
+    if (fresh.length === 0) return 0;
+    const known = await t
+      .select({ gapId: gapMembers.gapId, question: interactions.question, createdAt: interactions.createdAt })
+      .from(gapMembers)
+      .innerJoin(interactions, eq(interactions.id, gapMembers.interactionId))
+      .innerJoin(gaps, eq(gaps.id, gapMembers.gapId))
+      .where(eq(gaps.kbId, index.kbId))
+      .orderBy(desc(gapMembers.interactionId))
+      .limit(MAX_KNOWN * 4);
+
+    // One item per distinct wording: the gap that already holds it (if any) and the new refusals with it.
+    interface Item extends RefusedQuestion {
+      gapAsks: Map<number, number>;
+      newIds: number[];
+    }
+    const items = new Map<string, Item>();
+    const item = (question: string, createdAt: Date): Item => {
+      const key = questionKey(question);
+      let found = items.get(key);
+      if (!found) {
+        found = { question, times: 0, reasons: {}, lastAsked: createdAt.toISOString(), interactionId: 0, gapAsks: new Map(), newIds: [] };
+        items.set(key, found);
+      }
+      return found;
+    };
+    for (const row of known) {
+      const it = item(row.question, new Date(row.createdAt));
+      if (it.gapAsks.size === 0 && items.size > MAX_KNOWN) continue;
+      (it as { times: number }).times += 1;
+      it.gapAsks.set(row.gapId, (it.gapAsks.get(row.gapId) ?? 0) + 1);
+    }
+    for (const row of fresh) {
+      const it = item(row.question, new Date(row.createdAt));
+      (it as { times: number }).times += 1;
+      it.newIds.push(row.id);
+    }
+    const list = [...items.values()].filter((it) => it.times > 0);
+    const vocabulary = index.vocabulary();
+    const groups = groupRefusals(list, { termWeight: (term) => vocabulary.idf(term) });
+    let assigned = 0;
+    for (const group of groups) {
+      const members = group.members.map((i) => list[i] as Item);
+      const newIds = members.flatMap((m) => m.newIds);
+      if (newIds.length === 0) continue;
+      const asks = new Map<number, number>();
+      for (const m of members) for (const [gapId, n] of m.gapAsks) asks.set(gapId, (asks.get(gapId) ?? 0) + n);
+      let gapId = [...asks.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0];
+      if (gapId === undefined) {
+        // A new gap, worded as its most asked question.
+        const first = [...members].sort((a, b) => b.times - a.times || (a.lastAsked < b.lastAsked ? -1 : 1))[0] as Item;
+        const [row] = await t.insert(gaps).values({ kbId: index.kbId, question: first.question }).returning({ id: gaps.id });
+        gapId = (row as { id: number }).id;
+      }
+      const inserted = await t
+        .insert(gapMembers)
+        .values(newIds.map((interactionId) => ({ interactionId, gapId: gapId as number })))
+        .onConflictDoNothing()
+        .returning({ id: gapMembers.interactionId });
+      assigned += inserted.length;
+    }
+    return assigned;
+  });
+}
+
+/** The advisory lock's first key: "gaps" (the second is the KB id). */
+const GAP_LOCK = 0x67617073;
