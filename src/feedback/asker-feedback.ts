@@ -54,6 +54,12 @@ export async function recordFeedback(db: Db, event: FeedbackEvent): Promise<Feed
       .trim()
       .slice(0, MAX_FEEDBACK_COMMENT) || null;
   const outcome = await db.transaction(async (tx) => {
+    const [previous] = await tx
+      .select({ kind: askerFeedback.kind })
+      .from(askerFeedback)
+      .where(and(eq(askerFeedback.interactionId, event.interactionId), eq(askerFeedback.asker, event.asker)))
+      .orderBy(desc(askerFeedback.id))
+      .limit(1);
     const inserted = await tx
       .insert(askerFeedback)
       .values({
@@ -67,6 +73,8 @@ export async function recordFeedback(db: Db, event: FeedbackEvent): Promise<Feed
       .onConflictDoNothing()
       .returning({ id: askerFeedback.id });
     if (inserted.length === 0) return 'duplicate' as const;
+    // A reason added to a 👎 (or the same button pressed again) changes no one's feedback: counted once.
+    if (previous?.kind === event.kind) return 'amended' as const;
     if (event.kind === 'not_helpful')
       await tx
         .insert(reviewSamples)
@@ -74,6 +82,7 @@ export async function recordFeedback(db: Db, event: FeedbackEvent): Promise<Feed
         .onConflictDoNothing();
     return 'recorded' as const;
   });
+  if (outcome === 'amended') return 'recorded';
   if (outcome === 'recorded')
     instruments.feedback().add(1, { kind: event.kind, kb: interaction.kb ?? 'unknown', decision: interaction.decision });
   return outcome;

@@ -283,7 +283,8 @@ export function createExpertDesk(deps: ExpertDeskDeps): ExpertDesk {
       .innerJoin(facts, eq(facts.id, gaps.factId))
       .where(eq(gaps.id, gapId));
     const when = fact?.at ? ` (${expertTitle(new Date(fact.at))})` : '';
-    return `An expert answered your question “${question}”: ${fact?.text ?? ''}${when}. It is now part of the knowledge base, so I can answer it too.`;
+    const text = (fact?.text ?? '').replace(/[.\s]+$/, '');
+    return `An expert answered your question “${question}”: ${text}${when}. It is now part of the knowledge base, so I can answer it too.`;
   }
 
   async function close(
@@ -440,6 +441,11 @@ export function createExpertDesk(deps: ExpertDeskDeps): ExpertDesk {
     },
 
     async deliver() {
+      // Refusals get their gaps here too, so gap metrics and the report stay current without anyone looking.
+      for (const entry of deps.experts) {
+        const index = await deps.indexes.get(entry.kb).catch(() => null); // a KB not ingested yet has no gaps
+        if (index) await syncGaps(db, index, { now: now() });
+      }
       const waiting = await db
         .select({ id: gaps.id, kb: knowledgeBases.name })
         .from(gaps)

@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, inArray, ne, not, sql } from 'drizzle-orm';
 
 import { groupRefusals, type RefusedQuestion } from '../core/report/gap-topics.js';
+import { tokenize } from '../core/text/tokenize.js';
 import type { KnowledgeIndex } from '../kb/knowledge-index.js';
 import type { Db } from '../store/open-store.js';
 import { gapMembers, gaps, interactions } from '../store/schema.js';
@@ -87,9 +88,13 @@ export async function syncGaps(db: Db, index: KnowledgeIndex, options: { now?: D
       (it as { times: number }).times += 1;
       it.newIds.push(row.id);
     }
-    const list = [...items.values()].filter((it) => it.times > 0);
-    const vocabulary = index.vocabulary();
-    const groups = groupRefusals(list, { termWeight: (term) => vocabulary.idf(term) });
+    // Known questions that share no word with a new refusal cannot draw it into their gap: left out, so a sync
+    // after one refusal (automatic routing) clusters a handful of questions, not every gap's.
+    const freshTerms = new Set([...items.values()].flatMap((it) => (it.newIds.length > 0 ? tokenize(it.question).map((t) => t.term) : [])));
+    const list = [...items.values()].filter(
+      (it) => it.times > 0 && (it.newIds.length > 0 || tokenize(it.question).some((t) => freshTerms.has(t.term))),
+    );
+    const groups = groupRefusals(list, { termWeight: gapTermWeight(index) });
     let assigned = 0;
     for (const group of groups) {
       const members = group.members.map((i) => list[i] as Item);
@@ -113,6 +118,16 @@ export async function syncGaps(db: Db, index: KnowledgeIndex, options: { now?: D
     }
     return assigned;
   });
+}
+
+/**
+ * How much a word says about a gap: the KB's IDF of a word the KB lacks, and nothing for a word it holds
+ * ("office", "staff"). Two questions that share only words the KB already uses are about different things
+ * the KB lacks ("a gym in the office" and "a dog in the office"); the words it lacks are the gap.
+ */
+export function gapTermWeight(index: Pick<KnowledgeIndex, 'vocabulary'>): (term: string) => number {
+  const vocabulary = index.vocabulary();
+  return (term) => (vocabulary.has(term) ? 0 : vocabulary.idf(term));
 }
 
 /** The advisory lock's first key: "gaps" (the second is the KB id). */

@@ -2,7 +2,7 @@ import { and, desc, eq, isNull, like, sql } from 'drizzle-orm';
 
 import { CandorError } from '../errors.js';
 import type { Db } from '../store/open-store.js';
-import { documents, facts, kbVersions, knowledgeBases } from '../store/schema.js';
+import { documents, facts, gaps, kbVersions, knowledgeBases } from '../store/schema.js';
 import { ensureKb } from './ingest/ingest.js';
 import { EXPERT_SOURCE_PREFIX } from './knowledge-index.js';
 
@@ -94,6 +94,8 @@ export async function retireFact(db: Db, factId: number, by: string): Promise<{ 
     const kb = await ensureKb(t, row.kb);
     const version = kb.currentVersion + 1;
     await t.update(facts).set({ retiredInVersion: version }).where(eq(facts.id, factId));
+    // A gap this fact answered is open again: nothing in the KB answers it now.
+    await t.update(gaps).set({ state: 'open', factId: null, closedBy: null, closedAt: null }).where(eq(gaps.factId, factId));
     await bump(t, kb.id, version, `fact ${factId} retired by ${by}`);
     return { kb: row.kb, version };
   });
@@ -132,6 +134,8 @@ export async function reviseExpertFact(
       ...(change.at ? { at: change.at } : {}),
     });
     await t.update(facts).set({ retiredInVersion: added.version }).where(eq(facts.id, factId));
+    // The gap it answered is answered by the new wording.
+    await t.update(gaps).set({ factId: added.factId }).where(eq(gaps.factId, factId));
     return added;
   });
 }

@@ -1,7 +1,7 @@
 import { and, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
 
 import { groupRefusals, type GapGroup } from '../core/report/gap-topics.js';
-import { FAILURE_REASONS, questionKey, syncGaps } from '../gaps/sync-gaps.js';
+import { FAILURE_REASONS, gapTermWeight, questionKey, syncGaps } from '../gaps/sync-gaps.js';
 import type { KnowledgeIndexCache } from '../kb/knowledge-index.js';
 import type { Db } from '../store/open-store.js';
 import { facts, gapMembers, gapRequests, gaps, interactions } from '../store/schema.js';
@@ -28,6 +28,8 @@ export interface GapReportGroup extends GapGroup {
   /** "Ask an expert" presses (and automatic routings) on its refusals. */
   readonly requests: number;
   readonly firstAsked: string;
+  /** Who answered it or marked it out of scope, as people read it. */
+  readonly closedBy: string | null;
   readonly closedAt: string | null;
 }
 
@@ -108,6 +110,7 @@ export async function kbGapReport(
             state: gaps.state,
             factId: gaps.factId,
             closedAt: gaps.closedAt,
+            closedBy: gaps.closedBy,
             answer: facts.text,
             by: facts.author,
             at: facts.confirmedAt,
@@ -116,7 +119,7 @@ export async function kbGapReport(
           .from(gaps)
           .leftJoin(facts, eq(facts.id, gaps.factId))
           .where(inArray(gaps.id, gapIds));
-  const vocabulary = index.vocabulary();
+  const termWeight = gapTermWeight(index);
   const groups: GapReportGroup[] = stored.map((gap) => {
     const mine = read.filter((r) => r.gapId === gap.id);
     const distinct = new Map<
@@ -138,7 +141,7 @@ export async function kbGapReport(
       distinct.set(key, entry);
     }
     // The gap's questions as one topic: its own words, weighted by the KB's IDF.
-    const [topic] = groupRefusals([...distinct.values()], { minSimilarity: -1, termWeight: (term) => vocabulary.idf(term) });
+    const [topic] = groupRefusals([...distinct.values()], { minSimilarity: -1, termWeight });
     const { members: _members, ...group } = topic as NonNullable<typeof topic>;
     return {
       ...group,
@@ -153,6 +156,7 @@ export async function kbGapReport(
         const at = new Date(r.createdAt).toISOString();
         return at < first ? at : first;
       }, group.lastAsked),
+      closedBy: gap.closedBy,
       closedAt: gap.closedAt ? new Date(gap.closedAt).toISOString() : null,
     };
   });

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { cliExpert, createExpertDesk, type ExpertCard, type ExpertDesk, type ExpertSurface } from '../../src/gaps/expert-desk.js';
+import { retireFact, reviseExpertFact } from '../../src/kb/expert-facts.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
 import { KnowledgeIndexCache } from '../../src/kb/knowledge-index.js';
 import { kbGapReport } from '../../src/report/kb-gaps.js';
@@ -169,6 +170,28 @@ describe.each(DRIVERS)('the experts desk (%s)', (driver) => {
     expect(await restarted.deliver()).toEqual({ posted: 0, told: 0 });
   });
 
+  it('an edited expert fact keeps answering its gap; a retired one opens the gap again', async () => {
+    const id = await refusal('Is there a bicycle shed for staff?', 'U7');
+    const asked = await desk.askExpert({ interactionId: id, asker: 'slack:a7', target: null, via: 'button' });
+    const gapId = (asked as { gapId: number }).gapId;
+    const answered = await desk.answer({ gapId, expert: cliExpert('dana'), text: 'Bicycles can be parked in the shed by the north gate.' });
+    const first = (answered as { factId: number }).factId;
+    const revised = await reviseExpertFact(ctx.store.db, first, {
+      text: 'Bicycles go in the locked shed by the north gate.',
+      expert: 'cli:dana',
+      name: 'dana',
+    });
+    const gapOf = async () => (await kbGapReport(ctx.store.db, indexes, { kb: 'handbook', days: 30 })).groups.find((g) => g.id === gapId)!;
+    expect(await gapOf()).toMatchObject({
+      state: 'answered',
+      factId: revised.factId,
+      closedBy: 'dana',
+      answer: { text: 'Bicycles go in the locked shed by the north gate.' },
+    });
+    await retireFact(ctx.store.db, revised.factId, 'cli:dana');
+    expect(await gapOf()).toMatchObject({ state: 'open', factId: null, answer: null });
+  });
+
   it('a re-ingest keeps expert facts; they stop being used once due for re-confirmation', async () => {
     files.write(
       'handbook.jsonl',
@@ -181,6 +204,7 @@ describe.each(DRIVERS)('the experts desk (%s)', (driver) => {
     const index = await later.get('handbook');
     expect(index.allFacts().some((f) => f.source.startsWith('expert:'))).toBe(false);
     const today = new KnowledgeIndexCache(ctx.store.db, { expertDays: () => 30 });
+    // The gym and nursing-room answers; the bicycle answer was retired.
     expect((await today.get('handbook')).allFacts().filter((f) => f.source.startsWith('expert:'))).toHaveLength(2);
   });
 });

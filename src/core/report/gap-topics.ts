@@ -44,7 +44,8 @@ export interface GroupOptions {
  * refused questions (a word asked only once cannot make a topic, and would only
  * dilute the similarity of the ones that do), weighted by `termWeight`, then
  * average-linkage agglomerative clustering on their cosine. Largest groups first; a question sharing no
- * recurring word with any other is a group of its own. Deterministic.
+ * recurring word of any weight with any other is a group of its own (a word weighted 0 never joins
+ * questions). Deterministic.
  * Cost is cubic in the number of distinct questions: callers cap it (a few hundred).
  */
 export function groupRefusals(
@@ -64,17 +65,9 @@ export function groupRefusals(
     return unit(v);
   });
 
-  // Similarity reads every word of a question, not only the recurring ones: two questions that share only a
-  // common word ("office") must not look alike because their telling words each occur once.
-  const whole = tokens.map((list) => {
-    const v = new Map<string, number>();
-    for (const { term } of list) v.set(term, (v.get(term) ?? 0) + 1);
-    for (const [term, tf] of v) v.set(term, (1 + Math.log(tf)) * Math.max(termWeight(term), 0));
-    return unit(v);
-  });
   // Average linkage by the Lance–Williams update over a dense similarity matrix.
   const expanded = expandByCooccurrence(
-    whole,
+    vectors,
     tokens.map((list) => new Set(list.map((t) => t.term).filter((t) => (df.get(t) ?? 0) > 1))),
     df,
   );
