@@ -72,7 +72,9 @@ export function answerQueued(deps: AnswerOnceDeps, question: QueuedQuestion, hoo
       const { failed } = decided;
       // The reply names its stored row: feedback and "Ask an expert" buttons act on it.
       const reply: Reply =
-        decided.reply.kind === 'decision' ? { kind: 'decision', decision: { ...decided.reply.decision, interactionId: claimId } } : decided.reply;
+        decided.reply.kind === 'decision'
+          ? { kind: 'decision', decision: { ...decided.reply.decision, interactionId: claimId } }
+          : decided.reply;
       const latencyMs = Math.round((now() - started) * 1000) / 1000;
       // Recorded before it is delivered: a reply the person sees is always a stored interaction.
       await withSpan(SPAN.record, {}, () =>

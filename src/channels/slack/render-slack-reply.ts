@@ -1,5 +1,6 @@
 import type { Reply } from '../chat/chat-message.js';
 import { citationLabel, citeDecision, type Citation } from '../chat/cited-sources.js';
+import { initialReplyActions, replyActionsBlock, type ReplyButtons, type SlackActionsBlock } from './reply-actions.js';
 
 /** Slack's documented limits for one chat.postMessage. */
 export const SLACK_LIMITS = {
@@ -12,7 +13,7 @@ export const SLACK_LIMITS = {
 } as const;
 
 type Text = { type: 'mrkdwn'; text: string } | { type: 'plain_text'; text: string; emoji: false };
-export type SlackBlock = { type: 'section'; text: Text } | { type: 'context'; elements: Text[] };
+export type SlackBlock = { type: 'section'; text: Text } | { type: 'context'; elements: Text[] } | SlackActionsBlock;
 
 export interface SlackMessage {
   /** Fallback for notifications and clients without blocks (mrkdwn, escaped). */
@@ -26,8 +27,10 @@ export interface SlackMessage {
  * most 3,000 characters, then the sources (or nearby topics) as a context
  * block, at most 50 blocks a message. Knowledge-base text is escaped, so it can
  * never mention anyone; the only links are the sources' own http(s) URLs.
+ * With `buttons`, the last message ends with the reply's buttons (👍/👎,
+ * "Ask an expert"), leaving room for the note a press adds under them.
  */
-export function renderSlackReply(reply: Reply): SlackMessage[] {
+export function renderSlackReply(reply: Reply, buttons?: ReplyButtons): SlackMessage[] {
   const sections: string[] = [];
   const context: string[] = [];
   if (reply.kind === 'problem') {
@@ -56,6 +59,14 @@ export function renderSlackReply(reply: Reply): SlackMessage[] {
   for (let i = 0; i < blocks.length; i += SLACK_LIMITS.blocksPerMessage) {
     const chunk = blocks.slice(i, i + SLACK_LIMITS.blocksPerMessage);
     messages.push({ text: fallbackText(chunk), blocks: chunk });
+  }
+  const state = buttons && reply.kind === 'decision' ? initialReplyActions(reply.decision.decision, buttons.askExpert) : null;
+  if (buttons && state) {
+    const actions = replyActionsBlock(buttons.action, state);
+    const last = messages.at(-1);
+    // Two blocks: the buttons, and the note a press puts under them.
+    if (last && last.blocks.length <= SLACK_LIMITS.blocksPerMessage - 2) last.blocks.push(actions);
+    else messages.push({ text: state.kind === 'answer' ? 'Was this answer helpful?' : 'Ask an expert?', blocks: [actions] });
   }
   return messages;
 }
@@ -120,7 +131,9 @@ function joinWithin(parts: string[]): string {
 }
 
 function fallbackText(blocks: SlackBlock[]): string {
-  const text = blocks.flatMap((b) => (b.type === 'section' ? [b.text.text] : b.elements.map((e) => e.text))).join('\n');
+  const text = blocks
+    .flatMap((b) => (b.type === 'section' ? [b.text.text] : b.type === 'context' ? b.elements.map((e) => e.text) : []))
+    .join('\n');
   return truncate(text, SLACK_LIMITS.fallbackText);
 }
 

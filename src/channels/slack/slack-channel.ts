@@ -11,10 +11,13 @@ import type { Route } from '../http/api-routes.js';
 import { boltLogger } from './bolt-logger.js';
 import { candorCommand } from './candor-command.js';
 import { postReplyOnce } from './slack-delivery.js';
+import { registerSlackExperts } from './slack-experts.js';
+import { autoAskExperts, registerSlackFeedback, replyButtons } from './slack-feedback.js';
 import { slackInbound } from './slack-inbound.js';
 import { slackEntry, slackPayload } from './slack-inbox.js';
 import { SLACK_EVENTS_PATH, SlackEventsReceiver } from './slack-receiver.js';
 import { registerSlackReview, type SlackReview } from './slack-review.js';
+import { slackUserGroups } from './slack-user-groups.js';
 import { describeSlackError, workingReaction } from './working-reaction.js';
 
 export { SLACK_EVENTS_PATH };
@@ -131,7 +134,10 @@ export async function startSlackChannel(host: ChatServices, options: SlackChanne
               const ts = await postReplyOnce(client, { eventId: entry.eventId, reply: q.reply, message: q.message }, reply, {
                 retry: entry.attempts > 1,
                 log: host.log,
+                buttons: replyButtons(host.experts, reply),
               });
+              // Before the inbox hears it was posted: a retry after a crash here asks again (at most one request per reply).
+              if (ts !== null) await autoAskExperts(host, reply, q.reply);
               if (ts !== null) await inbox.posted(entry.id, ts);
               return ts;
             },
@@ -142,12 +148,16 @@ export async function startSlackChannel(host: ChatServices, options: SlackChanne
     },
   });
   bolt.command('/candor', candorCommand(host));
+  const isGroupMember = slackUserGroups(client, host.log);
   const review = registerSlackReview(bolt, client, {
     review: host.review,
     log: host.log,
     channel: host.config.review.slackChannel,
     reviewers: host.config.review.reviewers,
+    isGroupMember,
   });
+  registerSlackFeedback(bolt, client, { feedback: host.feedback, experts: host.experts, log: host.log });
+  registerSlackExperts(bolt, client, { experts: host.experts, log: host.log, isGroupMember });
   bolt.error(async (error) => {
     host.log('error', 'slack: unhandled error', { error: describeError(error), code: error.code });
   });

@@ -3,6 +3,7 @@ import type { webApi } from '@slack/bolt';
 import type { Log } from '../../log.js';
 import type { Reply } from '../chat/chat-message.js';
 import { renderSlackReply } from './render-slack-reply.js';
+import type { ReplyButtons } from './reply-actions.js';
 import { describeSlackError } from './working-reaction.js';
 
 /** Where a question was asked and where its reply goes. */
@@ -31,12 +32,13 @@ const DELIVERY_HINTS: Record<string, string> = {
  * the question again after a crash) first looks for it in the thread. Returns
  * the first message's ts; null when Slack refused it for good; throws when a
  * later try may work (network, 5xx, rate limits after the client's own retries).
+ * `buttons` puts the reply's feedback and "Ask an expert" buttons under it.
  */
 export async function postReplyOnce(
   client: webApi.WebClient,
   target: SlackTarget,
   reply: Reply,
-  options: { retry: boolean; log: Log },
+  options: { retry: boolean; log: Log; buttons?: ReplyButtons | undefined },
 ): Promise<string | null> {
   if (options.retry) {
     const earlier = await findPosted(client, target).catch((error: unknown) => {
@@ -53,7 +55,7 @@ export async function postReplyOnce(
     }
   }
   let first: string | null = null;
-  for (const message of renderSlackReply(reply)) {
+  for (const message of renderSlackReply(reply, options.buttons)) {
     try {
       const posted = await client.chat.postMessage({
         channel: target.reply.channel,

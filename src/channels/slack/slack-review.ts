@@ -4,7 +4,7 @@ import { parseLabel } from '../../core/review/review-tasks.js';
 import type { Log } from '../../log.js';
 import type { CardReplies, ReviewDesk } from '../../review/review-desk.js';
 import { LABEL_ACTION, renderReviewCard } from './render-review-card.js';
-import { slackGroupReviewers } from './slack-group-reviewers.js';
+import type { SlackGroupMembership } from './slack-user-groups.js';
 import { describeSlackError } from './working-reaction.js';
 
 export interface SlackReviewDeps {
@@ -14,6 +14,8 @@ export interface SlackReviewDeps {
   readonly channel: string | undefined;
   /** CANDOR_REVIEWERS: its "slack:group:S…" entries make a user group's members reviewers. */
   readonly reviewers: readonly string[];
+  /** Membership of the user groups CANDOR_REVIEWERS names. */
+  readonly isGroupMember: SlackGroupMembership;
 }
 
 export interface SlackReview {
@@ -46,7 +48,7 @@ export function registerSlackReview(bolt: BoltApp, client: webApi.WebClient, dep
       });
       return postRef(channel, String(result.ts));
     },
-    isGroupReviewer: slackGroupReviewers(client, deps.reviewers, deps.log),
+    isGroupReviewer: (user) => deps.isGroupMember(deps.reviewers, user),
     describeError: describeSlackError,
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { Decision } from '../../../src/ask/decision.js';
 import { renderSlackReply, SLACK_LIMITS, splitText, type SlackBlock } from '../../../src/channels/slack/render-slack-reply.js';
+import { readReplyActions, withReplyActions } from '../../../src/channels/slack/reply-actions.js';
 import { answerDecision, BOOKLET_EVIDENCE, CAVEAT, evidence } from '../chat/decision-fixture.js';
 
 function answer(text: string, sources: string[]): Decision {
@@ -154,5 +155,57 @@ describe('renderSlackReply (pure: Slack limits and escaping)', () => {
     const [first, second] = splitText(text, 3000);
     expect(first).toBe('x'.repeat(2997));
     expect(second).toBe('&amp;yyyy');
+  });
+});
+
+describe('renderSlackReply: the buttons under a reply', () => {
+  const common = answer('', []) as Extract<Decision, { decision: 'answer' }>;
+  const refusal: Decision = {
+    ...common,
+    decision: 'abstain',
+    answer: null,
+    evidence: [],
+    refusal: 'Not in the knowledge base.',
+    nearbyTopics: [],
+    confidence: 'low',
+    caveat: null,
+  };
+  const ids = (blocks: readonly SlackBlock[]) => blocks.flatMap((b) => (b.type === 'actions' ? b.elements.map((e) => e.action_id) : []));
+  const buttons = (askExpert: boolean) => ({ action: '7.AAAAAAAAAAAAAAAAAAAAAA', askExpert });
+
+  it('gives an answer 👍/👎 (whatever the experts), a refusal "Ask an expert" only when the KB has experts, a problem nothing', () => {
+    const [answered] = renderSlackReply({ kind: 'decision', decision: answer('An answer.', ['S']) }, buttons(true));
+    expect(ids(answered!.blocks)).toEqual(['candor_helpful', 'candor_not_helpful']);
+    expect(answered!.blocks.at(-1)).toMatchObject({ type: 'actions', block_id: 'candor_reply:answer:1:-:0' });
+    expect(answered!.text).not.toContain('Helpful');
+    expect(ids(renderSlackReply({ kind: 'decision', decision: refusal }, buttons(true))[0]!.blocks)).toEqual(['candor_ask_expert']);
+    expect(ids(renderSlackReply({ kind: 'decision', decision: refusal }, buttons(false))[0]!.blocks)).toEqual([]);
+    expect(ids(renderSlackReply({ kind: 'problem', message: 'Too long.' }, buttons(true))[0]!.blocks)).toEqual([]);
+    expect(ids(renderSlackReply({ kind: 'decision', decision: answer('An answer.', ['S']) })[0]!.blocks)).toEqual([]);
+  });
+
+  it('keeps a message within 50 blocks with room for the note a press adds: a full last message puts the buttons in one more', () => {
+    const text = Array.from({ length: 49 }, (_, i) => `${i} ${'a'.repeat(2990)}`).join('\n');
+    const messages = renderSlackReply({ kind: 'decision', decision: answer(text, ['S']) }, buttons(false));
+    expect(messages.map((m) => m.blocks.length)).toEqual([50, 1]);
+    expect(messages[1]).toMatchObject({ text: 'Was this answer helpful?', blocks: [{ type: 'actions' }] });
+    const fits = renderSlackReply({ kind: 'decision', decision: answer('a'.repeat(2990 * 10), ['S']) }, buttons(false));
+    expect(fits).toHaveLength(1);
+    expect(fits[0]!.blocks.at(-1)!.type).toBe('actions');
+  });
+
+  it('re-renders the buttons from the message alone: the choice marked, a note under them, "Ask an expert" after a 👎', () => {
+    const [message] = renderSlackReply({ kind: 'decision', decision: answer('An answer.', ['S']) }, buttons(true));
+    const state = readReplyActions(message!.blocks)!;
+    expect(state).toEqual({ kind: 'answer', experts: true, chosen: null, asked: false });
+    const once = withReplyActions(message!.blocks, '7.AAAAAAAAAAAAAAAAAAAAAA', { ...state, chosen: 'not_helpful' }, 'Noted.');
+    const twice = withReplyActions(once, '7.AAAAAAAAAAAAAAAAAAAAAA', { ...readReplyActions(once)!, asked: true }, 'Asked.');
+    expect(twice).toHaveLength(message!.blocks.length + 1);
+    expect(twice.slice(0, -2)).toEqual(message!.blocks.slice(0, -1));
+    expect(ids(twice as SlackBlock[])).toEqual(['candor_helpful', 'candor_not_helpful', 'candor_ask_expert']);
+    expect(JSON.stringify(twice)).toContain('Asked an expert ✓');
+    expect(JSON.stringify(twice)).not.toContain('Noted.');
+    expect(readReplyActions(twice)).toEqual({ kind: 'answer', experts: true, chosen: 'not_helpful', asked: true });
+    expect(readReplyActions([{ type: 'actions', block_id: 'candor_reply:answer:1:maybe:0' }])).toBeNull();
   });
 });

@@ -34,8 +34,13 @@ describe('Slack events over HTTP', () => {
     const blocks = post!.body.blocks as Array<Record<string, any>>;
     expect(blocks[0]).toMatchObject({ type: 'section', text: { type: 'mrkdwn' } });
     expect(blocks[0]!.text.text).toContain('MediShield Life covers large hospital bills');
-    const context = blocks.at(-1)!;
+    // The sources close the reply; under them, the asker's 👍/👎 (slack-feedback.test.ts).
+    const context = blocks.at(-2)!;
     expect(context.type).toBe('context');
+    expect(blocks.at(-1)).toMatchObject({
+      type: 'actions',
+      elements: [{ action_id: 'candor_helpful' }, { action_id: 'candor_not_helpful' }],
+    });
     expect(context.elements.map((e: { text: string }) => e.text)).toEqual([
       '*Sources*',
       // Only the fact that answers: the deductible fact shares "MediShield Life" but says nothing of what it covers.

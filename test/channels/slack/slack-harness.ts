@@ -20,9 +20,13 @@ export interface LogLine {
   readonly fields: Record<string, unknown>;
 }
 
-/** A fake Slack Web API: auth.test, chat.postMessage and reactions.* succeed unless a test says otherwise. */
+/**
+ * A fake Slack Web API: auth.test, chat.postMessage, chat.update, chat.postEphemeral, reactions.*,
+ * views.open and usergroups.users.list (no members) succeed unless a test says otherwise.
+ */
 export function startFakeSlack(): Promise<FakeServer> {
   let ts = 1_700_000_000;
+  let views = 0;
   return startFakeServer((call) => {
     switch (call.path) {
       case '/api/auth.test':
@@ -44,6 +48,13 @@ export function startFakeSlack(): Promise<FakeServer> {
       case '/api/reactions.remove':
       case '/api/chat.postEphemeral':
         return { body: { ok: true } };
+      case '/api/chat.update':
+        return { body: { ok: true, channel: call.body.channel, ts: call.body.ts } };
+      case '/api/views.open':
+        views += 1;
+        return { body: { ok: true, view: { ...(call.body.view as object), id: `V0VIEW${views}` } } };
+      case '/api/usergroups.users.list':
+        return { body: { ok: true, users: [] } };
       default:
         return { body: { ok: false, error: 'unknown_method' } };
     }
