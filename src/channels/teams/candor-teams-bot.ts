@@ -1,9 +1,7 @@
-import { ActivityHandler, CardFactory, MessageFactory, TurnContext } from 'botbuilder';
+import { ActivityHandler, MessageFactory, TurnContext } from 'botbuilder';
 
 import { hashUserId } from '../../ask/record-interaction.js';
 import type { Log } from '../../log.js';
-import type { Reply } from '../chat/chat-message.js';
-import { renderTeamsCard } from './render-teams-card.js';
 import { teamsInbound, type TeamsInbound } from './teams-inbound.js';
 import type { TeamsReview } from './teams-review.js';
 
@@ -40,6 +38,8 @@ export interface TeamsBotDeps {
   readonly statusText: () => Promise<string>;
   /** Review cards: label buttons and reactions on them. */
   readonly review?: TeamsReview | undefined;
+  /** Other card buttons (feedback, "Ask an expert", experts' answers), tried in order; each says whether a press was its own. */
+  readonly submits?: readonly ((context: TurnContext) => Promise<boolean>)[] | undefined;
 }
 
 /** Personal chats and channel mentions → one question each into the inbox; welcome on install; reactions → hook. */
@@ -48,6 +48,7 @@ export class CandorTeamsBot extends ActivityHandler {
     super();
     this.onMessage(async (context, next) => {
       if (this.deps.review && (await this.deps.review.handleLabelSubmit(context))) return void (await next());
+      for (const submit of this.deps.submits ?? []) if (await submit(context)) return void (await next());
       await this.answer(context);
       await next();
     });
@@ -94,10 +95,4 @@ export class CandorTeamsBot extends ActivityHandler {
     if (this.deps.review) await this.deps.review.handleReviewReaction(context, kind, event.reactions);
     await this.deps.onReaction?.(event);
   }
-}
-
-/** A reply as a Teams activity: the answer card, or a plain message. */
-export function toActivity(reply: Reply) {
-  if (reply.kind === 'problem') return MessageFactory.text(reply.message);
-  return MessageFactory.attachment(CardFactory.adaptiveCard(renderTeamsCard(reply)));
 }

@@ -1,26 +1,50 @@
+import type { Decision } from '../../ask/decision.js';
 import type { Reply } from '../chat/chat-message.js';
 import { citationLabel, citeDecision, type Citation } from '../chat/cited-sources.js';
+import { replyActions, type ReplyCardActions } from './reply-card-actions.js';
 
 /** Teams rejects messages above ~28 KB; answers are shortened well before that. */
 export const TEAMS_MAX_TEXT = 12_000;
 /** The sources' share of a card: with the answer at most 12,000 characters, the card stays far below Teams' limit. */
 export const TEAMS_MAX_SOURCES_TEXT = 6000;
 
+/** One element of a card's body or actions, as JSON. */
+export type Block = Record<string, unknown>;
+
 export interface AdaptiveCard {
   readonly type: 'AdaptiveCard';
   readonly $schema: string;
   readonly version: '1.4';
-  readonly body: ReadonlyArray<Record<string, unknown>>;
+  readonly body: ReadonlyArray<Block>;
+  /** The card's buttons, below its body. */
+  readonly actions?: ReadonlyArray<Block>;
 }
 
 /**
  * The Adaptive Card for a decision: a caveat in the attention colour when the
  * answer has one, the answer, and its numbered sources as Markdown links; or
- * "I don't know." with the reason and nearby topics. Pure JSON, no botbuilder.
+ * "I don't know." with the reason and nearby topics. With `actions`, the
+ * asker's buttons: 👍/👎 on an answer, "Ask an expert" on a refusal when the
+ * KB has experts. Pure JSON, no botbuilder.
  */
-export function renderTeamsCard(reply: Extract<Reply, { kind: 'decision' }>): AdaptiveCard {
-  const d = reply.decision;
-  const body: Record<string, unknown>[] = [];
+export function renderTeamsCard(reply: Extract<Reply, { kind: 'decision' }>, actions?: ReplyCardActions): AdaptiveCard {
+  return replyCard(replyContent(reply.decision), reply.decision.decision, actions);
+}
+
+/** A reply card from its content (what renderTeamsCard shows above the buttons) and the buttons. */
+export function replyCard(content: readonly Block[], decision: 'answer' | 'abstain', actions?: ReplyCardActions): AdaptiveCard {
+  if (!actions) return adaptiveCard([...content]);
+  const { body, actions: buttons } = replyActions(decision, actions);
+  return { ...adaptiveCard([...content, ...body]), ...(buttons.length > 0 ? { actions: buttons } : {}) };
+}
+
+export function adaptiveCard(body: Block[]): AdaptiveCard {
+  return { type: 'AdaptiveCard', $schema: 'http://adaptivecards.io/schemas/adaptive-card.json', version: '1.4', body };
+}
+
+/** What a reply card shows of its decision (no buttons). */
+export function replyContent(d: Decision): Block[] {
+  const body: Block[] = [];
   if (d.decision === 'answer') {
     const { answer, citations } = citeDecision(d);
     if (d.caveat) body.push({ ...text(`⚠️ ${shorten(d.caveat)}`), color: 'Attention' });
@@ -44,7 +68,7 @@ export function renderTeamsCard(reply: Extract<Reply, { kind: 'decision' }>): Ad
       });
     }
   }
-  return { type: 'AdaptiveCard', $schema: 'http://adaptivecards.io/schemas/adaptive-card.json', version: '1.4', body };
+  return body;
 }
 
 /**
@@ -72,7 +96,7 @@ function sourceLines(citations: readonly Citation[]): string[] {
   return lines;
 }
 
-function text(value: string): Record<string, unknown> {
+function text(value: string): Block {
   return { type: 'TextBlock', text: value, wrap: true };
 }
 

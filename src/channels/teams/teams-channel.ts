@@ -13,9 +13,12 @@ import { readJsonBody } from '../http/read-json-body.js';
 import { requestPath } from '../http/request-target.js';
 import { checkActivity } from './activity-envelope.js';
 import { botFrameworkAuthentication } from './bot-framework-auth.js';
-import { CandorTeamsBot, toActivity, type TeamsReaction } from './candor-teams-bot.js';
+import { CandorTeamsBot, type TeamsReaction } from './candor-teams-bot.js';
+import { sendReply } from './proactive-send.js';
 import { answerTurn, InboxUnavailable, runTurn, TurnAdapter } from './run-turn.js';
-import { teamsEntry, teamsPayload, type TeamsEntry } from './teams-inbox.js';
+import { teamsExperts } from './teams-experts.js';
+import { teamsEntry, teamsPayload } from './teams-inbox.js';
+import { teamsReplyActions } from './teams-reply-actions.js';
 import { teamsReview } from './teams-review.js';
 
 export const TEAMS_MESSAGES_PATH = '/api/messages';
@@ -61,11 +64,14 @@ export function startTeamsChannel(host: ChatServices, options: TeamsChannelOptio
   const deps = answerDeps(host);
   const appId = settings.appId ?? '';
   let worker: InboxWorker | undefined;
-  const review = teamsReview(adapter, settings.appId ?? '', {
+  const review = teamsReview(adapter, appId, {
     review: host.review,
     log: host.log,
     conversation: host.config.review.teamsConversation,
   });
+  const replyActions = teamsReplyActions({ feedback: host.feedback, experts: host.experts, secret: deps.userHashSalt, log: host.log });
+  const experts = teamsExperts(adapter, appId, { experts: host.experts, log: host.log });
+  host.experts.attach(experts.surface);
   const bot = new CandorTeamsBot({
     log: host.log,
     userHashSalt: deps.userHashSalt,
@@ -87,6 +93,7 @@ export function startTeamsChannel(host: ChatServices, options: TeamsChannelOptio
     onReaction: options.onReaction,
     statusText: () => statusReply(host, 'teams'),
     review,
+    submits: [(context) => replyActions.handleSubmit(context), (context) => experts.handleSubmit(context)],
   });
   if (anonymous) {
     host.log(
@@ -108,7 +115,7 @@ export function startTeamsChannel(host: ChatServices, options: TeamsChannelOptio
       if (entry.postedRef !== null) return Promise.resolve(entry.postedRef);
       const q = teamsEntry(entry);
       // Replies go out proactively, into the conversation and as a reply to the question.
-      const send = (activity: Parameters<TurnContext['sendActivity']>[0]) => proactive(adapter, appId, q, activity);
+      const send = (activity: Parameters<TurnContext['sendActivity']>[0]) => sendReply(adapter, appId, q.reference, q.replyToId, activity);
       return withTraceFrom(q.trace, () =>
         answerOrGiveUp(
           deps,
@@ -117,8 +124,11 @@ export function startTeamsChannel(host: ChatServices, options: TeamsChannelOptio
             attributes: { [ATTR.teamsPersonal]: q.personal, [EVENT_ATTR.attempt]: entry.attempts },
             working: () => typingIndicator(() => send({ type: ActivityTypes.Typing }), typingDelayMs, host.log),
             deliver: async (reply) => {
-              const id = await send(toActivity(reply));
+              const id = await send(replyActions.activity(reply));
               if (id !== null) await host.inbox.posted(entry.id, id);
+              // A refusal the KB's experts take without a press (autoAsk); never fails the delivery.
+              if (id !== null && reply.kind === 'decision')
+                await replyActions.autoAsk(reply.decision, { platform: 'teams', reference: q.reference, replyToId: q.replyToId });
               return id;
             },
           },
@@ -160,23 +170,6 @@ export function startTeamsChannel(host: ChatServices, options: TeamsChannelOptio
       await worker?.stop(graceMs);
     },
   };
-}
-
-/** Sends one activity into a stored conversation, as a reply to the question; returns its id. */
-async function proactive(
-  adapter: TurnAdapter,
-  appId: string,
-  q: TeamsEntry,
-  activity: Parameters<TurnContext['sendActivity']>[0],
-): Promise<string | null> {
-  let id: string | null = null;
-  await adapter.continueConversationAsync(appId, q.reference, async (context) => {
-    // The continuation turn has an id of its own; replies thread under the activity they answer.
-    context.activity.id = q.replyToId;
-    const sent = await context.sendActivity(activity);
-    id = sent?.id ?? '';
-  });
-  return id;
 }
 
 function typingIndicator(send: () => Promise<unknown>, delayMs: number, log: Log): () => Promise<void> {

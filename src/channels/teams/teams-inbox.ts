@@ -1,4 +1,4 @@
-import { TurnContext, type ConversationReference } from 'botbuilder';
+import { TurnContext, type Activity, type ConversationReference } from 'botbuilder';
 import { z } from 'zod';
 
 import { hashUserId } from '../../ask/record-interaction.js';
@@ -24,17 +24,25 @@ const Payload = z.object({
 });
 
 export function teamsPayload(q: Extract<TeamsInbound, { ok: true }>, context: TurnContext, salt: string): Record<string, unknown> {
-  const { user, ...rest } = TurnContext.getConversationReference(context.activity);
-  const reference = { ...rest, ...(user?.id ? { user: { id: user.id } } : {}) };
   return {
     conversationRef: q.inbound.conversationRef,
     userHash: hashUserId(q.inbound.userId, salt),
     text: q.inbound.text,
     personal: q.personal,
-    reference: JSON.parse(JSON.stringify(reference)) as Record<string, unknown>,
+    reference: storedReference(context.activity),
     replyToId: context.activity.id ?? '',
     trace: traceCarrier(),
   } satisfies z.input<typeof Payload>;
+}
+
+/**
+ * The conversation reference of an activity as Candor stores it (plain JSON): of the user only the
+ * conversation member id Teams addresses a reply to ("29:…"), not the name or the directory (AAD) id.
+ */
+export function storedReference(activity: Partial<Activity>): Record<string, unknown> {
+  const { user, ...rest } = TurnContext.getConversationReference(activity);
+  const reference = { ...rest, ...(user?.id ? { user: { id: user.id } } : {}) };
+  return JSON.parse(JSON.stringify(reference)) as Record<string, unknown>;
 }
 
 export interface TeamsEntry {

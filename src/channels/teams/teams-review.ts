@@ -1,8 +1,9 @@
-import { CardFactory, MessageFactory, type Activity, type CloudAdapter, type ConversationReference, type TurnContext } from 'botbuilder';
+import { CardFactory, MessageFactory, type CloudAdapter, type TurnContext } from 'botbuilder';
 
 import { describeError } from '../../errors.js';
 import type { Log } from '../../log.js';
 import type { CardReplies, ReviewDesk } from '../../review/review-desk.js';
+import { sendNew } from './proactive-send.js';
 import { isLabelSubmit, renderTeamsReviewCard, TEAMS_REACTION_LABELS } from './render-teams-review-card.js';
 
 export interface TeamsReviewDeps {
@@ -39,7 +40,7 @@ export function teamsReview(adapter: CloudAdapter, appId: string, deps: TeamsRev
     async post(item, tasks) {
       const conversation = deps.conversation as string; // postPending (below) runs only with a review conversation
       const card = MessageFactory.attachment(CardFactory.adaptiveCard(renderTeamsReviewCard(item, tasks)));
-      return postRef(conversation.split('|')[1] ?? '', await sendToReview(adapter, appId, conversation, card));
+      return postRef(conversation.split('|')[1] ?? '', await sendNew(adapter, appId, conversation, card));
     },
   });
   /** Replies on the card the activity points at: update it in place; tell the person by a reply (buttons only). */
@@ -90,30 +91,9 @@ export function teamsReview(adapter: CloudAdapter, appId: string, deps: TeamsRev
     postPending: () => (deps.conversation ? desk.postPending() : Promise.resolve(0)),
     async postSummary(text) {
       if (!deps.conversation) return;
-      await sendToReview(adapter, appId, deps.conversation, MessageFactory.text(text)).catch((error: unknown) => {
+      await sendNew(adapter, appId, deps.conversation, MessageFactory.text(text)).catch((error: unknown) => {
         deps.log('error', 'teams: could not post the agreement summary', { error: describeError(error) });
       });
     },
   };
-}
-
-/** Sends a new message (not a reply) into the review conversation; returns the sent activity's id. */
-async function sendToReview(adapter: CloudAdapter, appId: string, conversation: string, activity: Partial<Activity>): Promise<string> {
-  const [serviceUrl = '', conversationId = ''] = conversation.split('|');
-  const reference: Partial<ConversationReference> = {
-    serviceUrl,
-    channelId: 'msteams',
-    conversation: { id: conversationId, isGroup: true, conversationType: 'channel', name: 'review' },
-    bot: { id: appId, name: 'Candor' },
-  };
-  let id = '';
-  await adapter.continueConversationAsync(appId, reference, async (context) => {
-    // A new message in the conversation, not a reply to the synthetic continuation activity.
-    context.onSendActivities(async (_ctx, activities, next) => {
-      for (const a of activities) delete a.replyToId;
-      return next();
-    });
-    id = (await context.sendActivity(activity))?.id ?? '';
-  });
-  return id;
 }

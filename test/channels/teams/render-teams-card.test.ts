@@ -64,4 +64,28 @@ describe('renderTeamsCard (pure: the Adaptive Card JSON)', () => {
     expect(lines.join('').length).toBeLessThanOrEqual(TEAMS_MAX_SOURCES_TEXT + 20);
     expect(lines.at(-1)).toMatch(/^… and \d+ more$/);
   });
+
+  it('puts 👍/👎 on an answer, and "Ask an expert" on a refusal only when the KB has experts', () => {
+    const answer = renderTeamsCard(
+      { kind: 'decision', decision: answerDecision('Yes.', [evidence('a')]) },
+      { value: '7.t', experts: true },
+    );
+    expect(answer.actions?.map((a) => [a.type, a.title])).toEqual([
+      ['Action.Submit', '👍 Helpful'],
+      ['Action.ShowCard', '👎 Not helpful'],
+    ]);
+    expect(answer.actions?.[0]?.data).toEqual({ candor: 'feedback', value: '7.t', kind: 'helpful' });
+    const refusal = {
+      ...answerDecision('', []),
+      decision: 'abstain' as const,
+      answer: null,
+      refusal: 'The knowledge base never mentions it.',
+      caveat: null,
+      confidence: 'low' as const,
+    };
+    const asked = renderTeamsCard({ kind: 'decision', decision: refusal }, { value: '8.t', experts: true });
+    expect(asked.actions).toEqual([{ type: 'Action.Submit', title: 'Ask an expert', data: { candor: 'ask_expert', value: '8.t' } }]);
+    expect(renderTeamsCard({ kind: 'decision', decision: refusal }, { value: '8.t', experts: false }).actions).toBeUndefined();
+    expect(renderTeamsCard({ kind: 'decision', decision: refusal }).actions).toBeUndefined();
+  });
 });

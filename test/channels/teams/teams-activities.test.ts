@@ -56,7 +56,8 @@ describe('Teams activities (anonymous development mode)', () => {
     expect(card.contentType).toBe('application/vnd.microsoft.card.adaptive');
     expect(card.content.type).toBe('AdaptiveCard');
     expect(card.content.version).toBe('1.4');
-    const texts = card.content.body.map((b) => b.text);
+    // The card's hidden input (its sealed copy, for the feedback buttons) is not text.
+    const texts = card.content.body.filter((b) => b.type === 'TextBlock').map((b) => b.text);
     expect(texts[0]).toContain('MediShield Life covers large hospital bills');
     expect(texts.slice(1)).toEqual(['Sources', '1. MediShield Life booklet, p. 3 › MediShield Life coverage', 'Knowledge base default v1']);
 

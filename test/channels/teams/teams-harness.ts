@@ -7,14 +7,14 @@ import { createChatServices } from '../../../src/chat-services.js';
 import { loadConfig } from '../../../src/config.js';
 import type { LogLevel } from '../../../src/log.js';
 import { buildCandor, type Candor } from '../../../src/main.js';
-import { startFakeServer, waitFor, type FakeServer } from '../fake-http.js';
+import { startFakeServer, waitFor, type FakeServer, type RecordedCall } from '../fake-http.js';
 
 export const BOT_ID = '28:candor-bot-app-id';
 export const TENANT = 'tenant-0001';
 
 export interface TeamsRig {
   readonly app: Candor;
-  readonly connector: FakeServer;
+  readonly connector: FakeConnector;
   readonly channel: TeamsChannel;
   readonly server: RunningServer;
   readonly spans: InMemorySpanExporter;
@@ -25,16 +25,27 @@ export interface TeamsRig {
   close(): Promise<void>;
 }
 
-/** A fake Bot Framework connector: every reply or send gets an id back. */
-export function startFakeConnector(): Promise<FakeServer> {
+export interface FakeConnector extends FakeServer {
+  /** The activity id the connector gave a message it took (a send or a reply), or undefined. */
+  idOf(call: RecordedCall): string | undefined;
+}
+
+/** A fake Bot Framework connector: every reply or send gets an id back; an update (PUT) keeps its id. */
+export async function startFakeConnector(): Promise<FakeConnector> {
   let n = 0;
-  return startFakeServer((call) => {
+  const ids = new WeakMap<RecordedCall, string>();
+  const server = await startFakeServer((call) => {
     if (call.method === 'POST' && /^\/v3\/conversations\/[^/]+\/activities(\/[^/]+)?$/.test(call.path)) {
       n += 1;
+      ids.set(call, `reply-${n}`);
       return { body: { id: `reply-${n}` } };
+    }
+    if (call.method === 'PUT' && /^\/v3\/conversations\/[^/]+\/activities\/[^/]+$/.test(call.path)) {
+      return { body: { id: decodeURIComponent(call.path.split('/').pop() ?? '') } };
     }
     return undefined;
   });
+  return { ...server, idOf: (call) => ids.get(call) };
 }
 
 /** The real app (PGlite in memory) with the Teams route on Candor's HTTP server. */

@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { channelToken, openIdResponse, signingKey, type ChannelTokenClaims } from '../../../scripts/fuzz/bot-framework-tokens.js';
+import { createChatServices } from '../../../src/chat-services.js';
+import { askerFeedback } from '../../../src/store/schema.js';
 import { startFakeServer, waitFor, type FakeServer } from '../fake-http.js';
 import { ingestFixture, rowsFor } from '../kb-fixture.js';
 import { post, startTeamsRig, teamsActivity, type TeamsRig } from './teams-harness.js';
@@ -80,6 +82,18 @@ describe('Teams with signed Bot Framework tokens (MICROSOFT_OPENID_METADATA_URL)
     // botbuilder itself may print a line for a bad signature, but never an error with its stack.
     expect(stderr.mock.calls.flat().filter((a) => a instanceof Error)).toEqual([]);
     expect(await rowsFor(rig.app.store.db, 'teams', `${conversationId}|${id}`)).toEqual([]);
+  });
+  it('refuses a card press (👍) without a valid token: 401, no feedback stored', async () => {
+    const decision = await rig.app.ask({ question: 'What does MediShield Life cover?', channel: 'http' });
+    const value = createChatServices(rig.app).experts.interactionAction(decision.interactionId!);
+    const { activity } = teamsActivity(rig.connector.url, {
+      mention: false,
+      extra: { replyToId: 'reply-1', value: { candor: 'feedback', value, kind: 'helpful' } },
+    });
+    const forged = channelToken(otherKey, { aud: APP_ID, serviceUrl: String(activity.serviceUrl), now: now() });
+    for (const headers of [{}, { authorization: `Bearer ${forged}` }] as Record<string, string>[])
+      expect((await post(rig.messagesUrl, activity, headers)).status).toBe(401);
+    expect(await rig.app.store.db.select().from(askerFeedback)).toEqual([]);
   });
   // Last: the answer's delivery then fails in the worker (no app token offline), and logs that.
   it('takes a valid channel token: 200, the question stored and decided', async () => {
