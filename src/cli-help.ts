@@ -57,8 +57,29 @@ Exit code 0 for an answer and for a refusal; 1 for errors; 2 for usage errors.`,
   candor report agreement [--task T] [--run] [--json]
       the latest judge–human agreement report (--run: make one now)
   candor report gaps [--kb NAME] [--days N] [--json]
-      knowledge-base gaps: refused questions of the last N days (default 30) grouped by topic,
-      with counts and examples, so KB owners see what to add`,
+      knowledge-base gaps: refused questions of the last N days (default 30) grouped into gaps, with
+      counts and examples, so KB owners see what to add. Each gap has an id and a state: open, asked
+      (posted to the KB's experts), answered (by an expert fact) or out_of_scope; with its askers and
+      first/last asked. --json groups carry id, state, factId, answer, askers, firstAsked, lastAsked`,
+  gaps: `Usage:
+  candor gaps answer GAP_ID --text TEXT --as NAME [--kb NAME] [--json]
+      answer a gap (ids: candor report gaps): the text becomes a fact of the gap's KB at once, in a
+      new KB version, cited as "Answered by an expert on DATE"
+  candor gaps dismiss GAP_ID --as NAME [--json]
+      mark a gap out of scope ("not for the KB")
+The same experts desk as the Slack and Teams buttons: NAME must be listed as "cli:NAME" among the
+people of the gap's KB in CANDOR_EXPERTS. --kb, when given, must be the gap's KB. Askers who pressed
+"Ask an expert" are told by the running server (at its start and every CANDOR_EXPERTS_DELIVER_MS).
+Exit code 1 when nothing was closed: not an expert, no such gap, or already closed (it says by whom).`,
+  kb: `Usage:
+  candor kb facts --source expert [--kb NAME] [--all] [--json]
+      the KB's expert answers, newest first: who gave each, when it was confirmed, and when it is
+      due for re-confirmation (reconfirmDays in CANDOR_EXPERTS); --all lists retired ones too
+  candor kb retire FACT_ID [--as NAME] [--json]
+      stop using a fact (a new KB version; answers already given keep their citations)
+  candor kb confirm FACT_ID --as NAME [--text TEXT] [--json]
+      re-confirm an expert fact as it is, or edit its text (--text): the fact is replaced by a new
+      one confirmed now; NAME must be listed as "cli:NAME" for the fact's KB in CANDOR_EXPERTS`,
 };
 
 /** The help page for a command, or null when there is no such command. */

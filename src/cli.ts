@@ -4,7 +4,9 @@ import { parseArgs } from 'node:util';
 
 import type { Decision } from './ask/decision.js';
 import { formatReplyText } from './channels/chat/reply-text.js';
+import { expertGapsCommand } from './cli-gaps.js';
 import { helpOrVersion } from './cli-help.js';
+import { kbFactsCommand } from './cli-kb-facts.js';
 import { judgeCommand, reportCommand, reviewCommand } from './cli-review.js';
 import { loadConfig, type Config } from './config.js';
 import { CandorError } from './errors.js';
@@ -39,7 +41,11 @@ const USAGE = `Usage: candor <command> [options]
   judge add --name N --task T --criteria TEXT|@FILE [--outcomes a,b] [--model M]
   judge list [--json]                judge specs, every version
   report agreement [--task T] [--run] [--json]   the latest agreement report (--run: make one now)
-  report gaps [--kb NAME] [--days N] [--json]    refused questions grouped by topic (what to add to the KB)
+  report gaps [--kb NAME] [--days N] [--json]    refused questions grouped into gaps, with their state (open, asked, answered, out of scope)
+  gaps answer GAP_ID --text TEXT --as NAME [--kb NAME] [--json]   answer a gap as an expert (cli:NAME in CANDOR_EXPERTS)
+  gaps dismiss GAP_ID --as NAME [--json]         mark a gap out of scope ("not for the KB")
+  kb facts --source expert [--kb NAME] [--all] [--json]   expert answers stored as facts (--all: retired ones too)
+  kb retire FACT_ID [--as NAME]  |  kb confirm FACT_ID --as NAME [--text TEXT]   retire, re-confirm or edit a fact
 
 candor <command> --help for a command's options; candor --version.
 Settings come from the environment (see README). --json prints one JSON object on stdout.`;
@@ -76,6 +82,9 @@ export async function main(argv: string[]): Promise<number> {
         model: { type: 'string' },
         seed: { type: 'string' },
         days: { type: 'string' },
+        text: { type: 'string' },
+        source: { type: 'string' },
+        all: { type: 'boolean', default: false },
         run: { type: 'boolean', default: false },
         remove: { type: 'boolean', default: false },
         apply: { type: 'boolean', default: false },
@@ -162,6 +171,14 @@ export async function main(argv: string[]): Promise<number> {
       if (args.positionals[0] === 'gaps') return withApp(config, purpose, (app) => gapsCommand(app, args.values, print));
       return withApp(config, purpose, (app) =>
         reportCommand(app, { positionals: [command, ...args.positionals], values: args.values }, print),
+      );
+    case 'gaps':
+      return withApp(config, purpose, (app) =>
+        expertGapsCommand(app, { positionals: [command, ...args.positionals], values: args.values }, print),
+      );
+    case 'kb':
+      return withApp(config, purpose, (app) =>
+        kbFactsCommand(app, { positionals: [command, ...args.positionals], values: args.values }, print),
       );
     case 'migrate': // opening the store applies pending migrations (under an advisory lock on PostgreSQL)
       return withApp(config, purpose, async (app) => (progress(`migrations applied (store: ${app.store.kind})`), 0));

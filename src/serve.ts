@@ -5,11 +5,13 @@ import { metricsRoute } from './channels/http/metrics-route.js';
 import { startSlackChannel } from './channels/slack/slack-channel.js';
 import { startTeamsChannel } from './channels/teams/teams-channel.js';
 import { createChatServices } from './chat-services.js';
-import { createConsoleReads } from './console/console-reads.js';
+import { createConsoleFactEdits, createConsoleReads } from './console/console-reads.js';
 import { describeError } from './errors.js';
+import { startExpertDelivery } from './gaps/expert-delivery.js';
 import { guardProcess } from './guard-process.js';
 import type { Candor } from './main.js';
 import { startReviewSchedules } from './review/review-schedules.js';
+import { startGapMetrics } from './telemetry/gap-metrics.js';
 
 /** Starts the HTTP server with every configured channel, and stops gracefully on SIGINT/SIGTERM. */
 export async function serve(app: Candor): Promise<void> {
@@ -24,7 +26,10 @@ export async function serve(app: Candor): Promise<void> {
   if (app.metrics) routes.push(metricsRoute(app.metrics, { token: app.config.http.metricsToken }));
   routes.push(
     consoleRoutes({
-      reads: createConsoleReads(app.store.db, app.indexes),
+      reads: createConsoleReads(app.store.db, app.indexes, {
+        expertDays: (kb) => app.config.experts.kbs.find((e) => e.kb === kb)?.reconfirmDays,
+      }),
+      facts: createConsoleFactEdits(app.store.db),
       ask: app.ask,
       settings: app.config.console,
       defaultKb: app.config.kb.defaultName,
@@ -41,6 +46,8 @@ export async function serve(app: Candor): Promise<void> {
   if (teams) routes.push(teams.route);
   if (teams) channels.push(teams.anonymous ? 'teams (/api/messages, ANONYMOUS: development only)' : 'teams (/api/messages)');
   const running = await startHttpServer(routes, { host: app.config.http.host, port: app.config.http.port, log: app.log });
+  const experts = startExpertDelivery(chat.experts, app.config.experts.deliverMs, app.log);
+  const gapMetrics = startGapMetrics({ db: app.store.db, log: app.log });
   const schedules = await startReviewSchedules(app, {
     postPending: async () => (await (slack?.review.postPending() ?? 0)) + (await (teams?.postPendingReviews() ?? 0)),
     postSummary: async (text) => {
@@ -60,6 +67,8 @@ export async function serve(app: Candor): Promise<void> {
     app.log(exitCode === 0 ? 'info' : 'error', 'shutting down', { signal });
     try {
       schedules.stop();
+      experts.stop();
+      gapMetrics.stop();
       await running.stop();
       await slack?.stop();
       await teams?.stop();

@@ -1,4 +1,7 @@
+import { feedbackOn, feedbackSummary } from '../feedback/asker-feedback.js';
+import { retireFact, reviseExpertFact } from '../kb/expert-facts.js';
 import type { KnowledgeIndexCache } from '../kb/knowledge-index.js';
+import { listExpertFacts, type ExpertFactView } from '../report/expert-facts-list.js';
 import { kbGapReport, type GapReport } from '../report/kb-gaps.js';
 import { currentLabels, type CurrentLabel } from '../review/label-store.js';
 import type { Db } from '../store/open-store.js';
@@ -26,10 +29,30 @@ export interface ConsoleReads {
   agreementHistory(): ReturnType<typeof agreementHistory>;
   labelsOf(sampleIds: readonly number[]): Promise<CurrentLabel[]>;
   gaps(options: { kb: string; days: number; now: Date }): Promise<GapReport>;
+  /** Asker feedback since a time: replies with feedback, helpful and not helpful (the overview). */
+  feedbackSummary(since: Date): ReturnType<typeof feedbackSummary>;
+  /** Every asker's current feedback on one interaction (askers as hashed ids). */
+  feedbackOn(interactionId: number): ReturnType<typeof feedbackOn>;
+  expertFacts(options: { kb: string; includeRetired: boolean; now: Date }): Promise<ExpertFactView[]>;
+}
+
+/**
+ * The console's only writes besides its ask box: retiring, re-confirming and
+ * editing expert facts (each a new KB version). `actor` names who did it.
+ */
+export interface ConsoleFactEdits {
+  retire(factId: number, actor: string): Promise<{ kb: string; version: number }>;
+  /** Re-confirms a fact as it is (no text) or edits it; returns the fact that replaces it. */
+  confirm(factId: number, change: { text?: string | undefined; actor: string; name: string }): Promise<{ factId: number; version: number }>;
+}
+
+export interface ConsoleReadOptions {
+  /** A KB's reconfirmDays (CANDOR_EXPERTS), for the facts page's due dates. */
+  readonly expertDays?: ((kb: string) => number | undefined) | undefined;
 }
 
 /** The production reads. */
-export function createConsoleReads(db: Db, indexes: KnowledgeIndexCache): ConsoleReads {
+export function createConsoleReads(db: Db, indexes: KnowledgeIndexCache, options: ConsoleReadOptions = {}): ConsoleReads {
   return {
     overview: (since) => overview(db, since),
     listInteractions: (filter, page) => listInteractions(db, filter, page),
@@ -38,6 +61,22 @@ export function createConsoleReads(db: Db, indexes: KnowledgeIndexCache): Consol
     reviewSamples: () => reviewSamplesPage(db),
     agreementHistory: () => agreementHistory(db),
     labelsOf: (sampleIds) => currentLabels(db, { sampleIds }),
-    gaps: (options) => kbGapReport(db, indexes, options),
+    gaps: (o) => kbGapReport(db, indexes, o),
+    feedbackSummary: (since) => feedbackSummary(db, { since }),
+    feedbackOn: (interactionId) => feedbackOn(db, interactionId),
+    expertFacts: (o) => listExpertFacts(db, { ...o, reconfirmDays: options.expertDays?.(o.kb) }),
+  };
+}
+
+/** The production fact edits. */
+export function createConsoleFactEdits(db: Db): ConsoleFactEdits {
+  return {
+    retire: (factId, actor) => retireFact(db, factId, actor),
+    confirm: (factId, change) =>
+      reviseExpertFact(db, factId, {
+        ...(change.text === undefined ? {} : { text: change.text }),
+        expert: change.actor,
+        name: change.name,
+      }),
   };
 }

@@ -1,6 +1,6 @@
 import { CandorError } from '../errors.js';
 import type { Candor } from '../main.js';
-import { kbGapReport, type GapReport } from './kb-gaps.js';
+import { GAP_STATES, kbGapReport, type GapReport, type GapState } from './kb-gaps.js';
 
 /** `candor report gaps [--kb NAME] [--days N] [--json]`. */
 export async function gapsCommand(
@@ -16,7 +16,15 @@ export async function gapsCommand(
   return 0;
 }
 
-/** The report as text for a terminal: one block per topic, largest first. */
+/** What a state reads as in a terminal. */
+const STATE_TEXT: Readonly<Record<GapState, string>> = {
+  open: 'open',
+  asked: 'asked (posted to experts)',
+  answered: 'answered',
+  out_of_scope: 'out of scope',
+};
+
+/** The report as text for a terminal: a states line, then one block per gap, largest first. */
 export function formatGaps(report: GapReport): string {
   const head =
     `KB gaps in "${report.kb.name}" (version ${report.kb.version}), last ${report.days} days: ` +
@@ -24,13 +32,35 @@ export function formatGaps(report: GapReport): string {
     (report.failures > 0 ? ` (and ${report.failures} fail-closed refusals, which are faults, not gaps)` : '') +
     (report.truncated ? ' (the newest refusals only)' : '');
   if (report.groups.length === 0) return `${head}\nNothing refused for lack of knowledge in this window.`;
+  const states =
+    `States: ${GAP_STATES.map((s) => `${report.states[s]} ${s.replaceAll('_', ' ')}`).join(', ')}; ` +
+    `${(report.answeredShare * 100).toFixed(1)}% of these refusals are answered by experts`;
   const blocks = report.groups.map((g) => {
     const reasons = Object.entries(g.reasons)
       .sort((a, b) => b[1] - a[1])
       .map(([code, n]) => `${code} ${n}`)
       .join(', ');
+    const closed = g.state === 'answered' || g.state === 'out_of_scope';
+    const by = g.answer?.by ?? null;
+    const state =
+      g.state === 'answered' && g.factId !== null
+        ? `answered by fact ${g.factId}${by ? ` (${by})` : ''}`
+        : `${STATE_TEXT[g.state]}${closed && g.closedAt ? ` on ${g.closedAt.slice(0, 10)}` : ''}`;
+    const line =
+      `     gap ${g.id} · ${state} · ${g.askers} asker${g.askers === 1 ? '' : 's'}` +
+      `${g.requests > 0 ? `, ${g.requests} asked for an expert` : ''} · first asked ${shortTime(g.firstAsked)}, last ${shortTime(g.lastAsked)}`;
     const examples = g.examples.map((e) => `     - ${e.question}${e.times > 1 ? ` (${e.times}×)` : ''}`);
-    return [`  ${String(g.count).padStart(4)}× ${g.topic}  (${g.questions} questions; ${reasons})`, ...examples].join('\n');
+    const answer = g.state === 'answered' && g.answer ? [`     answer: ${g.answer.text}`] : [];
+    return [`  ${String(g.count).padStart(4)}× ${g.topic}  (${g.questions} questions; ${reasons})`, line, ...answer, ...examples].join(
+      '\n',
+    );
   });
-  return [head, ...blocks].join('\n');
+  const next = report.groups.some((g) => g.state === 'open' || g.state === 'asked')
+    ? ['', 'Close a gap: candor gaps answer GAP_ID --text TEXT --as NAME, or candor gaps dismiss GAP_ID --as NAME']
+    : [];
+  return [head, states, ...blocks, ...next].join('\n');
+}
+
+function shortTime(iso: string): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
 }

@@ -11,7 +11,7 @@ import {
   overview,
   reviewSamplesPage,
 } from '../../src/console/console-queries.js';
-import { createConsoleReads } from '../../src/console/console-reads.js';
+import { createConsoleFactEdits, createConsoleReads } from '../../src/console/console-reads.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
 import { buildCandor } from '../../src/main.js';
 import { kbGapReport, type GapReport } from '../../src/report/kb-gaps.js';
@@ -56,6 +56,7 @@ describe('KB gaps: thirty refusals on three topics', () => {
           apiRoutes({ ask: app.ask, maxBodyBytes: 65_536, health: [] }),
           consoleRoutes({
             reads: createConsoleReads(app.store.db, app.indexes),
+            facts: createConsoleFactEdits(app.store.db),
             ask: app.ask,
             settings: app.config.console,
             defaultKb: 'handbook',

@@ -5,7 +5,7 @@ import { consoleRoutes } from '../../../src/channels/http/console/console-routes
 import { consoleSettings } from '../../../src/channels/http/console/console-settings.js';
 import { startHttpServer, type RunningServer } from '../../../src/channels/http/http-server.js';
 import { reviewSamplesPage } from '../../../src/console/console-queries.js';
-import { createConsoleReads } from '../../../src/console/console-reads.js';
+import { createConsoleFactEdits, createConsoleReads } from '../../../src/console/console-reads.js';
 import { agreementDeps } from '../../../src/judge/agreement-deps.js';
 import { runAgreementReport } from '../../../src/judge/agreement-job.js';
 import { ingestPaths } from '../../../src/kb/ingest/ingest.js';
@@ -18,7 +18,7 @@ const TOKEN = 'console-token-for-tests-0123456789';
 const BASIC = { user: 'kb-owner', password: 'correct horse battery' };
 /** Markup with the layout whitespace between tags and inside text collapsed, as a browser reads it. */
 const squeeze = (html: string) => html.replace(/>\s+</g, '><').replace(/\s+/g, ' ');
-const PAGES = ['/', '/interactions', '/interactions/1', '/gaps', '/review', '/agreement', '/ask'];
+const PAGES = ['/', '/interactions', '/interactions/1', '/gaps', '/facts', '/review', '/agreement', '/ask'];
 
 /** The console over real HTTP with the real app behind it, as `candor serve` wires it. */
 describe('the console', () => {
@@ -35,6 +35,7 @@ describe('the console', () => {
     await ingestPaths(app.store.db, [files.path('handbook.jsonl')], { kb: 'handbook' });
     const deps = {
       reads: createConsoleReads(app.store.db, app.indexes),
+      facts: createConsoleFactEdits(app.store.db),
       ask: app.ask,
       defaultKb: 'handbook',
       maxBodyBytes: 65_536,
@@ -133,6 +134,7 @@ describe('the console', () => {
         [
           consoleRoutes({
             reads: createConsoleReads(app.store.db, app.indexes),
+            facts: createConsoleFactEdits(app.store.db),
             ask: app.ask,
             defaultKb: 'handbook',
             maxBodyBytes: 65_536,

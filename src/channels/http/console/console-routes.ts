@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import type { Ask } from '../../../ask/ask-service.js';
-import type { ConsoleReads } from '../../../console/console-reads.js';
+import type { ConsoleFactEdits, ConsoleReads } from '../../../console/console-reads.js';
 import { storableText } from '../../../core/text/storable-text.js';
 import { CandorError } from '../../../errors.js';
 import type { Route } from '../api-routes.js';
@@ -19,8 +19,9 @@ import {
 } from './console-auth.js';
 import type { ConsoleSettings } from './console-settings.js';
 import { CONSOLE_CSS } from './console-style.js';
-import { gapsPage } from './gaps-page.js';
-import { html, type Html } from './html.js';
+import { factsPage, type FactsNotice } from './facts-page.js';
+import { GAP_STATE_TEXT, gapsPage } from './gaps-page.js';
+import { href, html, type Html } from './html.js';
 import { interactionPage, interactionsPage } from './interactions-page.js';
 import { layout, NAV } from './layout.js';
 import { consoleOffPage, loginPage } from './login-page.js';
@@ -31,6 +32,8 @@ import { signInThrottle } from './sign-in-throttle.js';
 export interface ConsoleDeps {
   /** The store's reads, as functions (the console holds no database handle). */
   readonly reads: ConsoleReads;
+  /** Retiring, re-confirming and editing expert facts (the facts page's forms). */
+  readonly facts: ConsoleFactEdits;
   readonly ask: Ask;
   readonly settings: ConsoleSettings;
   readonly defaultKb: string;
@@ -50,10 +53,11 @@ const SECURITY_HEADERS = {
 };
 
 /**
- * The console at `/`: overview, interactions, KB gaps, review, agreement and an
- * ask box, server-rendered HTML over the same store every replica shares.
- * Read-only: nothing here changes stored data except the asks made in the ask
- * box, recorded as POST /api/ask records them (channel "console").
+ * The console at `/`: overview, interactions, KB gaps, expert facts, review,
+ * agreement and an ask box, server-rendered HTML over the same store every
+ * replica shares. Read-only but for two form posts: the asks made in the ask
+ * box, recorded as POST /api/ask records them (channel "console"), and expert
+ * facts retired, re-confirmed or edited (by "console", a new KB version each).
  */
 export function consoleRoutes(deps: ConsoleDeps): Route {
   const now = deps.now ?? Date.now;
@@ -104,7 +108,8 @@ export function consoleRoutes(deps: ConsoleDeps): Route {
       return redirect(res, '/login');
     }
     if (!viewer.ok) return refuse(res, deps.settings, next);
-    if (!reading && path !== '/ask') return send(res, 405, 'Method not allowed', 'text/plain; charset=utf-8', { allow: 'GET' });
+    if (!reading && path !== '/ask' && path !== '/facts')
+      return send(res, 405, 'Method not allowed', 'text/plain; charset=utf-8', { allow: 'GET' });
 
     const page = (title: string, active: string, body: Html, status = 200) =>
       send(res, status, layout({ title, active, user: viewer.user, body }));
@@ -115,7 +120,8 @@ export function consoleRoutes(deps: ConsoleDeps): Route {
     };
     if (path === '/') {
       const days = choice(q('days'), [1, 7, 30, 90], 30);
-      return page('Overview', '/', overviewPage(await deps.reads.overview(startOfDay(now() - (days - 1) * 86_400_000)), days, now()));
+      const since = startOfDay(now() - (days - 1) * 86_400_000);
+      return page('Overview', '/', overviewPage(await deps.reads.overview(since), days, now(), await deps.reads.feedbackSummary(since)));
     }
     if (path === '/interactions') {
       const filter = { decision: q('decision'), reason: q('reason'), channel: q('channel'), kb: q('kb') };
@@ -130,14 +136,47 @@ export function consoleRoutes(deps: ConsoleDeps): Route {
       const found = await deps.reads.findInteraction(Number(detail[1]));
       if (!found) return page('Not found', '/interactions', layoutMessage(`There is no interaction ${detail[1]}.`), 404);
       const labels = found.sampleId ? await deps.reads.labelsOf([found.sampleId]) : [];
-      return page(`Interaction ${found.interaction.id}`, '/interactions', interactionPage(found, labels));
+      const feedback = await deps.reads.feedbackOn(found.interaction.id);
+      return page(`Interaction ${found.interaction.id}`, '/interactions', interactionPage(found, labels, feedback));
     }
     if (path === '/gaps') {
       const kbs = (await deps.reads.filterChoices()).kbs;
       const kb = q('kb') ?? deps.defaultKb;
       const days = choice(q('days'), [7, 30, 90], 30);
+      const state = Object.keys(GAP_STATE_TEXT).find((s) => s === q('state')) as keyof typeof GAP_STATE_TEXT | undefined;
       const report = kbs.includes(kb) ? await deps.reads.gaps({ kb, days, now: new Date(now()) }) : null;
-      return page('KB gaps', '/gaps', gapsPage(report, kbs, kb, days));
+      return page('KB gaps', '/gaps', gapsPage(report, kbs, kb, days, state));
+    }
+    if (path === '/facts') {
+      const kbs = (await deps.reads.filterChoices()).kbs;
+      const show = async (kb: string, all: boolean, outcome: Parameters<typeof factsPage>[4], status = 200) => {
+        const list = kbs.includes(kb) ? await deps.reads.expertFacts({ kb, includeRetired: all, now: new Date(now()) }) : null;
+        return page('Expert facts', '/facts', factsPage(list, kbs, kb, all, outcome), status);
+      };
+      if (reading) return show(q('kb') ?? deps.defaultKb, q('all') === '1', { notice: readNotice(url.searchParams) });
+      const form = await readForm(req, deps.maxBodyBytes);
+      const kb = storableText(form.get('kb') || deps.defaultKb);
+      const all = form.get('all') === '1';
+      const fact = Number(form.get('fact'));
+      const action = form.get('action');
+      if (!Number.isSafeInteger(fact) || fact < 1 || (action !== 'retire' && action !== 'confirm' && action !== 'edit'))
+        return show(kb, all, { error: 'Choose a fact and what to do with it (retire, re-confirm or edit).' }, 400);
+      // Who did it, as the KB versions and the fact's source record it.
+      const actor = viewer.user === 'token' ? 'console' : `console:${viewer.user}`;
+      const name = viewer.user === 'token' ? 'console' : viewer.user;
+      try {
+        const back = (notice: FactsNotice) => redirect(res, href('/facts', { kb, source: 'expert', all: all ? 1 : undefined, ...notice }));
+        if (action === 'retire') {
+          await deps.facts.retire(fact, actor);
+          return back({ done: 'retired', fact });
+        }
+        const text = action === 'edit' ? storableText(form.get('text') ?? '') : undefined;
+        const revised = await deps.facts.confirm(fact, { text, actor, name });
+        return back({ done: action === 'edit' ? 'edited' : 'confirmed', fact, replacement: revised.factId });
+      } catch (error) {
+        if (!(error instanceof CandorError) || error.status >= 500) throw error;
+        return show(kb, all, { error: error.message }, error.status);
+      }
     }
     if (path === '/review') {
       const samples = await deps.reads.reviewSamples();
@@ -192,6 +231,15 @@ function layoutMessage(text: string): Html {
 /** Only a path on this server (never "//evil" or "https://…"), so the login cannot redirect elsewhere. */
 function safeNext(next: string | null | undefined): string {
   return next && /^\/(?!\/)[\w\-./?=&%]*$/.test(next) && !next.startsWith('/login') ? next : '/';
+}
+
+/** The outcome a fact change redirected with (only known words and numbers: nothing from it is echoed). */
+function readNotice(params: URLSearchParams): FactsNotice | undefined {
+  const done = params.get('done');
+  const fact = Number(params.get('fact'));
+  const replacement = Number(params.get('replacement'));
+  if ((done !== 'retired' && done !== 'confirmed' && done !== 'edited') || !Number.isSafeInteger(fact) || fact < 1) return undefined;
+  return { done, fact, replacement: Number.isSafeInteger(replacement) && replacement > 0 ? replacement : undefined };
 }
 
 /** Midnight UTC of the day `ms` falls in: the overview counts whole days. */

@@ -35,6 +35,15 @@ textarea { width: 100%; min-height: 4.5rem; }
 .error { color: var(--abstain); background: #fff3ee; border: 1px solid #f0c6b4; padding: .5rem .8rem; border-radius: 4px; }
 .gap { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .7rem 1rem; margin-bottom: .8rem; }
 .gap h3 { margin: 0 0 .3rem; font-size: 1rem; } .gap ul { margin: .3rem 0 0; padding-left: 1.2rem; }
+.badge { display: inline-block; padding: 0 .45rem; border-radius: 999px; font-size: .8rem; font-weight: 600; border: 1px solid currentColor; }
+.state-open, .fact-due { color: var(--abstain); } .state-asked { color: var(--warn); } .state-answered, .fact-active { color: var(--answer); }
+.state-out_of_scope, .fact-retired { color: var(--muted); }
+.expert-answer { margin: .4rem 0; } .expert-answer .reply { border-left-color: var(--answer); margin: 0; }
+.fact-actions { display: flex; gap: .6rem; flex-wrap: wrap; align-items: start; } .fact-actions form { margin: 0; }
+.fact-actions details { flex: 1 1 20rem; } .fact-actions summary { cursor: pointer; color: var(--accent); padding: .35rem 0; }
+button.danger { background: #fff; color: var(--abstain); border-color: var(--abstain); }
+.notice { color: var(--answer); background: #eef8f1; border: 1px solid #b9dcc5; padding: .5rem .8rem; border-radius: 4px; }
+label.check { flex-direction: row; align-items: center; gap: .3rem; }
 svg text { font: 11px system-ui, "Liberation Sans", sans-serif; fill: var(--muted); }
 svg .axis { stroke: var(--line); } svg .grid { stroke: #eef0f3; }
 svg .s-answer { fill: var(--answer); stroke: var(--answer); } svg .s-abstain { fill: var(--abstain); stroke: var(--abstain); }

@@ -1,6 +1,7 @@
 import type { AnswerabilityView, EvidenceView } from '../../../ask/decision.js';
 import type { filterChoices, findInteraction, InteractionFilter, listInteractions } from '../../../console/console-queries.js';
 import type { Verdict } from '../../../core/gate/types.js';
+import { FEEDBACK_REASON_TEXT, type feedbackOn } from '../../../feedback/asker-feedback.js';
 import type { CurrentLabel } from '../../../review/label-store.js';
 import { decisionView } from './decision-view.js';
 import { formatMs, formatNumber, formatTime, href, html, type Html } from './html.js';
@@ -67,8 +68,17 @@ export function interactionsPage(
     </p>`;
 }
 
-/** One interaction: the question, the reply, every layer's verdict, the answerability score and evidence, the trace id, its review labels. */
-export function interactionPage(found: NonNullable<Awaited<ReturnType<typeof findInteraction>>>, labels: readonly CurrentLabel[]): Html {
+type Feedback = Awaited<ReturnType<typeof feedbackOn>>;
+
+/**
+ * One interaction: the question, the reply, every layer's verdict, the answerability score and evidence,
+ * the trace id, what its askers said of it (askers as hashed ids only) and its review labels.
+ */
+export function interactionPage(
+  found: NonNullable<Awaited<ReturnType<typeof findInteraction>>>,
+  labels: readonly CurrentLabel[],
+  feedback: Feedback = [],
+): Html {
   const i = found.interaction;
   return html` <div class="panel">
       <table>
@@ -123,6 +133,7 @@ export function interactionPage(found: NonNullable<Awaited<ReturnType<typeof fin
       confidence: i.confidence,
       generated: i.model !== null,
     })}
+    ${feedbackSection(feedback)}
     ${
       found.sampleId
         ? html`<h2>Review labels</h2>
@@ -153,6 +164,37 @@ export function interactionPage(found: NonNullable<Awaited<ReturnType<typeof fin
             }`
         : ''
     }`;
+}
+
+function feedbackSection(feedback: Feedback): Html {
+  if (feedback.length === 0)
+    return html`<h2>Asker feedback</h2><p class="muted" data-testid="feedback-none">No asker said whether this reply helped.</p>`;
+  return html`<h2>Asker feedback</h2>
+    <div class="panel">
+      <table data-testid="feedback">
+        <thead>
+          <tr>
+            <th>asker (hashed)</th>
+            <th>feedback</th>
+            <th>reason</th>
+            <th>comment</th>
+            <th>when</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${feedback.map(
+            (f) =>
+              html`<tr data-testid="feedback-row">
+                <td class="mono">${f.asker}</td>
+                <td class="${f.kind === 'helpful' ? 'pass' : 'fail'}" data-testid="feedback-kind">${f.kind === 'helpful' ? 'helpful' : 'not helpful'}</td>
+                <td data-testid="feedback-reason">${f.reason ? FEEDBACK_REASON_TEXT[f.reason] : ''}</td>
+                <td data-testid="feedback-comment">${f.comment ?? ''}</td>
+                <td class="muted">${formatTime(f.at)}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>`;
 }
 
 export function truncate(text: string, max: number): string {

@@ -4,6 +4,7 @@ export const NAV = [
   { path: '/', label: 'Overview' },
   { path: '/interactions', label: 'Interactions' },
   { path: '/gaps', label: 'KB gaps' },
+  { path: '/facts', label: 'Expert facts' },
   { path: '/review', label: 'Review' },
   { path: '/agreement', label: 'Agreement' },
   { path: '/ask', label: 'Ask' },

@@ -1,9 +1,12 @@
 import type { DayRow, Overview } from '../../../console/console-queries.js';
+import type { feedbackSummary } from '../../../feedback/asker-feedback.js';
 import { formatMs, formatPercent, href, html, type Html } from './html.js';
 import { inlineBar, lines, stackedBars } from './svg-charts.js';
 
-/** Asks and abstention rate by day, top refusal reasons, latency, channels. */
-export function overviewPage(measured: Overview, days: number, nowMs: number): Html {
+type FeedbackSummary = Awaited<ReturnType<typeof feedbackSummary>>;
+
+/** Asks and abstention rate by day, top refusal reasons, latency, channels, and what askers said of the replies. */
+export function overviewPage(measured: Overview, days: number, nowMs: number, feedback?: FeedbackSummary): Html {
   const o = { ...measured, days: everyDay(measured.days, days, nowMs) };
   const labels = o.days.map((d) => d.day.slice(5));
   const rate = o.totals.asks > 0 ? o.totals.abstained / o.totals.asks : null;
@@ -40,6 +43,21 @@ export function overviewPage(measured: Overview, days: number, nowMs: number): H
         <div class="value">${formatMs(o.totals.p95)}</div>
         <div class="label">latency p95</div>
       </div>
+      ${
+        feedback
+          ? html`<div class="card">
+                <div class="value" data-testid="feedback-rate">${formatPercent(feedback.replies > 0 ? feedback.rate : null)}</div>
+                <div class="label">feedback rate (<span data-testid="feedback-replies">${feedback.withFeedback} of ${feedback.replies}</span> replies)</div>
+              </div>
+              <div class="card">
+                <div class="value">
+                  <span class="pass" data-testid="feedback-helpful">${feedback.helpful}</span> /
+                  <span class="fail" data-testid="feedback-not-helpful">${feedback.notHelpful}</span>
+                </div>
+                <div class="label">helpful / not helpful</div>
+              </div>`
+          : ''
+      }
     </div>
     ${
       o.totals.asks === 0

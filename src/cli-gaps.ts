@@ -1,0 +1,80 @@
+import { CandorError } from './errors.js';
+import { cliExpert, createExpertDesk, type CloseOutcome, type ExpertDesk } from './gaps/expert-desk.js';
+import type { Candor } from './main.js';
+
+export interface GapsArgs {
+  /** ["gaps", "answer" | "dismiss", GAP_ID]. */
+  readonly positionals: readonly string[];
+  readonly values: { text?: string | undefined; as?: string | undefined; kb?: string | undefined; json?: boolean | undefined };
+}
+
+const USAGE = 'Usage: candor gaps answer GAP_ID --text TEXT --as NAME [--kb NAME] [--json] | candor gaps dismiss GAP_ID --as NAME [--json]';
+
+/** The experts desk the Slack and Teams buttons call, over the CLI's app (this process posts and tells nothing itself). */
+export function cliExpertDesk(app: Candor): ExpertDesk {
+  return createExpertDesk({
+    db: app.store.db,
+    indexes: app.indexes,
+    experts: app.config.experts.kbs,
+    secret: app.config.telemetry.userHashSalt,
+    log: app.log,
+  });
+}
+
+/**
+ * `candor gaps answer|dismiss`: closes a gap for experts without chat, through
+ * the same desk as the buttons (so the same checks: NAME must be listed as
+ * `cli:NAME` among the KB's people in CANDOR_EXPERTS). Exit 1 for every outcome
+ * that closed nothing; with --json the outcome is printed all the same.
+ */
+export async function expertGapsCommand(app: Candor, args: GapsArgs, out: (text: string) => void): Promise<number> {
+  const [, sub, idText] = args.positionals;
+  if (sub !== 'answer' && sub !== 'dismiss') throw new CandorError('input_invalid', `gaps supports: answer, dismiss. ${USAGE}`);
+  const gapId = Number(idText);
+  if (!idText || !Number.isSafeInteger(gapId) || gapId < 1)
+    throw new CandorError('input_invalid', `GAP_ID must be a gap's number (see candor report gaps). ${USAGE}`);
+  if (sub === 'answer' && (args.values.text ?? '').trim() === '')
+    throw new CandorError('input_invalid', `gaps answer needs --text TEXT, the answer people should get. ${USAGE}`);
+  const expert = cliExpert(args.values.as);
+  const desk = cliExpertDesk(app);
+  const card = await desk.card(gapId);
+  if (card && args.values.kb !== undefined && args.values.kb !== card.kb)
+    throw new CandorError('input_invalid', `Gap ${gapId} belongs to knowledge base "${card.kb}", not "${args.values.kb}".`);
+  const outcome: CloseOutcome = !card
+    ? { kind: 'no_gap' }
+    : sub === 'answer'
+      ? await desk.answer({ gapId, expert, text: args.values.text ?? '' })
+      : await desk.dismiss({ gapId, expert });
+  const kb = card?.kb ?? '';
+  const telling = `Askers waiting on it are told by the running server (at its start and every ${Math.round(app.config.experts.deliverMs / 1000)} s, CANDOR_EXPERTS_DELIVER_MS).`;
+  if (args.values.json) {
+    const { kind, ...detail } = outcome;
+    out(JSON.stringify({ outcome: kind, ...(card ? { kb } : {}), ...detail }));
+  }
+  switch (outcome.kind) {
+    case 'answered':
+      if (!args.values.json)
+        out(
+          `Gap ${gapId} answered by cli:${expert.user}: fact ${outcome.factId} added to "${kb}" (version ${outcome.version}). ` +
+            `The bot answers with it from now on. ${telling}`,
+        );
+      return 0;
+    case 'dismissed':
+      if (!args.values.json) out(`Gap ${gapId} marked out of scope (not for the KB) by cli:${expert.user}. ${telling}`);
+      return 0;
+    case 'already_closed':
+      throw new CandorError(
+        'input_invalid',
+        `Gap ${gapId} was already ${outcome.state === 'answered' ? 'answered' : 'marked out of scope'}${outcome.by ? ` by ${outcome.by}` : ''}; nothing changed.`,
+      );
+    case 'not_an_expert':
+      throw new CandorError(
+        'input_invalid',
+        desk.entry(kb)
+          ? `"${expert.user}" is not an expert of knowledge base "${kb}": CANDOR_EXPERTS does not list "cli:${expert.user}" among its people; ask whoever runs Candor to add it.`
+          : `Knowledge base "${kb}" has no experts: CANDOR_EXPERTS names none for it; ask whoever runs Candor to add {"kb":"${kb}","people":["cli:${expert.user}"]}.`,
+      );
+    case 'no_gap':
+      throw new CandorError('input_invalid', `There is no gap ${gapId}. List them with: candor report gaps`);
+  }
+}

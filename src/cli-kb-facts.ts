@@ -1,0 +1,113 @@
+import { eq } from 'drizzle-orm';
+
+import { isListedExpert } from './config/experts-setting.js';
+import { CandorError } from './errors.js';
+import { retireFact, reviseExpertFact } from './kb/expert-facts.js';
+import { EXPERT_SOURCE_PREFIX } from './kb/knowledge-index.js';
+import type { Candor } from './main.js';
+import { listExpertFacts, type ExpertFactView } from './report/expert-facts-list.js';
+import { facts, knowledgeBases } from './store/schema.js';
+
+export interface KbFactsArgs {
+  /** ["kb", "facts" | "retire" | "confirm", FACT_ID?]. */
+  readonly positionals: readonly string[];
+  readonly values: {
+    kb?: string | undefined;
+    source?: string | undefined;
+    all?: boolean | undefined;
+    as?: string | undefined;
+    text?: string | undefined;
+    json?: boolean | undefined;
+  };
+}
+
+const USAGE =
+  'Usage: candor kb facts --source expert [--kb NAME] [--all] [--json] | candor kb retire FACT_ID [--as NAME] [--json] | ' +
+  'candor kb confirm FACT_ID --as NAME [--text TEXT] [--json]';
+
+/**
+ * `candor kb facts|retire|confirm`: the expert facts of a KB, and retiring,
+ * editing or re-confirming one (each change is a new KB version, so answers
+ * already given keep naming the text they cited).
+ */
+export async function kbFactsCommand(app: Candor, args: KbFactsArgs, out: (text: string) => void): Promise<number> {
+  const [, sub, idText] = args.positionals;
+  const { values } = args;
+  if (sub === 'facts') {
+    if (values.source !== undefined && values.source !== 'expert')
+      throw new CandorError('input_invalid', `kb facts lists expert answers only (--source expert). ${USAGE}`);
+    const kb = values.kb ?? app.config.kb.defaultName;
+    const list = await listExpertFacts(app.store.db, {
+      kb,
+      includeRetired: values.all === true,
+      reconfirmDays: app.config.experts.kbs.find((e) => e.kb === kb)?.reconfirmDays,
+      now: new Date(),
+    });
+    out(values.json ? JSON.stringify({ kb, source: EXPERT_SOURCE_PREFIX, facts: list }) : formatFacts(kb, list, values.all === true));
+    return 0;
+  }
+  if (sub !== 'retire' && sub !== 'confirm') throw new CandorError('input_invalid', `kb supports: facts, retire, confirm. ${USAGE}`);
+  const factId = Number(idText);
+  if (!idText || !Number.isSafeInteger(factId) || factId < 1)
+    throw new CandorError('input_invalid', `FACT_ID must be a fact's number (see candor kb facts --source expert). ${USAGE}`);
+  const name = values.as?.trim();
+  if (name !== undefined && !/^\S{1,64}$/.test(name)) throw new CandorError('input_invalid', '--as NAME: your name, one word');
+  if (sub === 'retire') {
+    const by = name ? `cli:${name}` : 'cli';
+    const retired = await retireFact(app.store.db, factId, by);
+    out(
+      values.json
+        ? JSON.stringify({ outcome: 'retired', factId, ...retired, by })
+        : `Fact ${factId} retired from "${retired.kb}" (now version ${retired.version}) by ${by}; the bot no longer answers with it.`,
+    );
+    return 0;
+  }
+  if (!name) throw new CandorError('input_invalid', `kb confirm needs --as NAME (listed as cli:NAME in CANDOR_EXPERTS). ${USAGE}`);
+  const [fact] = await app.store.db
+    .select({ kb: knowledgeBases.name })
+    .from(facts)
+    .innerJoin(knowledgeBases, eq(knowledgeBases.id, facts.kbId))
+    .where(eq(facts.id, factId));
+  if (!fact) throw new CandorError('input_invalid', `There is no fact ${factId}. List them with: candor kb facts --source expert`);
+  const entry = app.config.experts.kbs.find((e) => e.kb === fact.kb);
+  if (!entry || !isListedExpert(entry.people, 'cli', name))
+    throw new CandorError(
+      'input_invalid',
+      `"${name}" is not an expert of knowledge base "${fact.kb}": CANDOR_EXPERTS does not list "cli:${name}" among its people; ask whoever runs Candor to add it.`,
+    );
+  const edited = values.text !== undefined;
+  const revised = await reviseExpertFact(app.store.db, factId, {
+    ...(edited ? { text: values.text } : {}),
+    expert: `cli:${name}`,
+    name,
+  });
+  const outcome = edited ? 'edited' : 'confirmed';
+  out(
+    values.json
+      ? JSON.stringify({ outcome, replaced: factId, kb: fact.kb, ...revised, by: `cli:${name}` })
+      : `Fact ${factId} ${edited ? 'edited' : 're-confirmed'} by cli:${name}: it is now fact ${revised.factId} of "${fact.kb}" (version ${revised.version}).`,
+  );
+  return 0;
+}
+
+/** One block per fact, newest first. */
+export function formatFacts(kb: string, list: readonly ExpertFactView[], all: boolean): string {
+  const head = `${list.length} expert fact${list.length === 1 ? '' : 's'} in "${kb}"${all ? ' (retired ones too)' : ''}`;
+  if (list.length === 0) return `${head}. Experts add them by answering gaps: candor report gaps, then candor gaps answer.`;
+  const blocks = list.map((f) => {
+    const state =
+      f.status === 'retired'
+        ? `retired in version ${f.retiredInVersion}`
+        : f.status === 'due'
+          ? `due for re-confirmation since ${f.dueAt?.slice(0, 10)} (not used until re-confirmed)`
+          : f.dueAt
+            ? `active, re-confirm by ${f.dueAt.slice(0, 10)}`
+            : 'active';
+    return [
+      `  fact ${f.id}  ${state}; by ${f.author ?? '?'} (${f.source.slice(EXPERT_SOURCE_PREFIX.length)})${f.confirmedAt ? `, confirmed ${f.confirmedAt.slice(0, 10)}` : ''}, added in version ${f.addedInVersion}`,
+      `     ${f.text}`,
+      ...(f.question ? [`     answers: ${f.question}`] : []),
+    ].join('\n');
+  });
+  return [head, ...blocks].join('\n');
+}
