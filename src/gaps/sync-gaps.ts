@@ -94,7 +94,7 @@ export async function syncGaps(db: Db, index: KnowledgeIndex, options: { now?: D
     const list = [...items.values()].filter(
       (it) => it.times > 0 && (it.newIds.length > 0 || tokenize(it.question).some((t) => freshTerms.has(t.term))),
     );
-    const groups = groupRefusals(list, { termWeight: gapTermWeight(index) });
+    const groups = groupRefusals(list, { by: 'question', minSimilarity: GAP_SIMILARITY, termWeight: gapTermWeight(index) });
     let assigned = 0;
     for (const group of groups) {
       const members = group.members.map((i) => list[i] as Item);
@@ -121,14 +121,21 @@ export async function syncGaps(db: Db, index: KnowledgeIndex, options: { now?: D
 }
 
 /**
- * How much a word says about a gap: the KB's IDF of a word the KB lacks, and nothing for a word it holds
- * ("office", "staff"). Two questions that share only words the KB already uses are about different things
- * the KB lacks ("a gym in the office" and "a dog in the office"); the words it lacks are the gap.
+ * How much a word says about a gap: the KB's own IDF, so that words the KB uses everywhere ("staff",
+ * "office") weigh little and words it lacks, the gap, weigh most.
  */
 export function gapTermWeight(index: Pick<KnowledgeIndex, 'vocabulary'>): (term: string) => number {
   const vocabulary = index.vocabulary();
-  return (term) => (vocabulary.has(term) ? 0 : vocabulary.idf(term));
+  return (term) => vocabulary.idf(term);
 }
+
+/**
+ * How alike (average-linkage cosine of every word, weighted by gapTermWeight) a refusal must be to a gap's
+ * questions to join it: rewordings of one question, which one expert answer closes. Joining two different
+ * questions would tell one asker another's answer; leaving two rewordings apart costs an expert one more
+ * post. So the bar is high.
+ */
+export const GAP_SIMILARITY = 0.6;
 
 /** The advisory lock's first key: "gaps" (the second is the KB id). */
 const GAP_LOCK = 0x67617073;

@@ -28,7 +28,7 @@ const STATE_TEXT: Readonly<Record<GapState, string>> = {
 export function formatGaps(report: GapReport): string {
   const head =
     `KB gaps in "${report.kb.name}" (version ${report.kb.version}), last ${report.days} days: ` +
-    `${report.refusals} refusals, ${report.distinctQuestions} distinct questions, ${report.groups.length} topics` +
+    `${report.refusals} refusals, ${report.distinctQuestions} distinct questions, ${report.groups.length} gaps on ${report.topics.length} topics` +
     (report.failures > 0 ? ` (and ${report.failures} fail-closed refusals, which are faults, not gaps)` : '') +
     (report.truncated ? ' (the newest refusals only)' : '');
   if (report.groups.length === 0) return `${head}\nNothing refused for lack of knowledge in this window.`;
@@ -55,10 +55,16 @@ export function formatGaps(report: GapReport): string {
       '\n',
     );
   });
+  const topics = [
+    'By topic:',
+    ...report.topics.map((t) => `  ${String(t.count).padStart(4)}× ${t.topic}  (gaps ${t.gapIds.join(', ')})`),
+    '',
+    'Gaps:',
+  ];
   const next = report.groups.some((g) => g.state === 'open' || g.state === 'asked')
     ? ['', 'Close a gap: candor gaps answer GAP_ID --text TEXT --as NAME, or candor gaps dismiss GAP_ID --as NAME']
     : [];
-  return [head, states, ...blocks, ...next].join('\n');
+  return [head, states, '', ...topics, ...blocks, ...next].join('\n');
 }
 
 function shortTime(iso: string): string {

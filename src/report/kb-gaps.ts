@@ -1,8 +1,8 @@
 import { and, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
 
-import { groupRefusals, type GapGroup } from '../core/report/gap-topics.js';
-import { FAILURE_REASONS, gapTermWeight, questionKey, syncGaps } from '../gaps/sync-gaps.js';
-import type { KnowledgeIndexCache } from '../kb/knowledge-index.js';
+import { groupRefusals, type GapGroup, type RefusedQuestion } from '../core/report/gap-topics.js';
+import { FAILURE_REASONS, questionKey, syncGaps } from '../gaps/sync-gaps.js';
+import { isExpertSource, type KnowledgeIndex, type KnowledgeIndexCache } from '../kb/knowledge-index.js';
 import type { Db } from '../store/open-store.js';
 import { facts, gapMembers, gapRequests, gaps, interactions } from '../store/schema.js';
 
@@ -33,6 +33,20 @@ export interface GapReportGroup extends GapGroup {
   readonly closedAt: string | null;
 }
 
+/** Gaps on one subject, for a KB owner: what to write a page about (the gaps are what experts answer one by one). */
+export interface GapTopic {
+  /** The topic's words, most telling first, joined: "shuttle / bus". */
+  readonly topic: string;
+  readonly terms: readonly string[];
+  /** Refusals on it in the window (asks, repeats included). */
+  readonly count: number;
+  /** Distinct questions. */
+  readonly questions: number;
+  readonly lastAsked: string;
+  /** Its gaps, the most asked first. */
+  readonly gapIds: readonly number[];
+}
+
 /** `candor report gaps --json` and the console's KB gaps page. */
 export interface GapReport {
   readonly kb: { readonly name: string; readonly version: number };
@@ -50,7 +64,10 @@ export interface GapReport {
   readonly states: Readonly<Record<GapState, number>>;
   /** Of the window's refusals, the share whose gap an expert has since answered. */
   readonly answeredShare: number;
+  /** One per stored gap with refusals in the window: a question experts answer (its rewordings grouped). */
   readonly groups: readonly GapReportGroup[];
+  /** The gaps grouped by subject (the same clustering, by topic), largest first. */
+  readonly topics: readonly GapTopic[];
 }
 
 /** Refusals read from the store at most (the newest). */
@@ -119,7 +136,7 @@ export async function kbGapReport(
           .from(gaps)
           .leftJoin(facts, eq(facts.id, gaps.factId))
           .where(inArray(gaps.id, gapIds));
-  const termWeight = gapTermWeight(index);
+  const termWeight = topicTermWeight(index);
   const groups: GapReportGroup[] = stored.map((gap) => {
     const mine = read.filter((r) => r.gapId === gap.id);
     const distinct = new Map<
@@ -164,6 +181,7 @@ export async function kbGapReport(
     (a, b) =>
       b.count - a.count || b.questions - a.questions || (a.lastAsked < b.lastAsked ? 1 : a.lastAsked > b.lastAsked ? -1 : 0) || a.id - b.id,
   );
+  const topics = topicsOf(read, groups, termWeight);
   const states = Object.fromEntries(GAP_STATES.map((s) => [s, groups.filter((g) => g.state === s).length])) as Record<GapState, number>;
   const answeredRefusals = groups.filter((g) => g.state === 'answered').reduce((sum, g) => sum + g.count, 0);
   return {
@@ -177,5 +195,58 @@ export async function kbGapReport(
     states,
     answeredShare: read.length === 0 ? 0 : answeredRefusals / read.length,
     groups,
+    topics,
   };
+}
+
+/**
+ * How much a word says about a topic: the KB's IDF of a word its documents lack, and nothing for a word
+ * they hold ("office", "staff"). Two refused questions that share only words the KB already uses are about
+ * different things it lacks ("a gym in the office", "a dog in the office"). Expert answers do not count as
+ * holding a word: a topic experts have started to answer stays one topic.
+ */
+function topicTermWeight(index: KnowledgeIndex): (term: string) => number {
+  const experts = new Set(index.allFacts().flatMap((f) => (isExpertSource(f.source) ? [f.id] : [])));
+  const documents = index.vocabulary(experts);
+  const all = index.vocabulary();
+  return (term) => (documents.has(term) ? 0 : all.idf(term));
+}
+
+/** Distinct questions grouped by topic at most (the most asked). */
+const MAX_DISTINCT = 400;
+
+/** The window's questions clustered by topic; each topic lists the gaps its questions belong to. */
+function topicsOf(
+  read: readonly { id: number; question: string; reason: string | null; createdAt: Date | string; gapId: number }[],
+  groups: readonly GapReportGroup[],
+  termWeight: (term: string) => number,
+): GapTopic[] {
+  const distinct = new Map<string, RefusedQuestion & { gapIds: Map<number, number> }>();
+  for (const row of read) {
+    const key = questionKey(row.question);
+    const entry = distinct.get(key) ?? {
+      question: row.question,
+      times: 0,
+      reasons: {},
+      lastAsked: new Date(row.createdAt).toISOString(),
+      interactionId: row.id,
+      gapIds: new Map<number, number>(),
+    };
+    (entry as { times: number }).times += 1;
+    entry.gapIds.set(row.gapId, (entry.gapIds.get(row.gapId) ?? 0) + 1);
+    distinct.set(key, entry);
+  }
+  const list = [...distinct.values()].sort((a, b) => b.times - a.times).slice(0, MAX_DISTINCT);
+  const order = new Map(groups.map((g, i) => [g.id, i]));
+  return groupRefusals(list, { termWeight }).map((t) => {
+    const ids = new Set(t.members.flatMap((i) => [...(list[i] as (typeof list)[number]).gapIds.keys()]));
+    return {
+      topic: t.topic,
+      terms: t.terms,
+      count: t.count,
+      questions: t.questions,
+      lastAsked: t.lastAsked,
+      gapIds: [...ids].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0)),
+    };
+  });
 }

@@ -17,14 +17,19 @@ import { formatGaps } from '../../src/report/gaps-command.js';
 import { kbGapReport, type GapReport } from '../../src/report/kb-gaps.js';
 import { runCli } from '../channels/run-cli.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
-import { GAP_QUESTIONS } from '../support/gap-questions.js';
 
 const TOKEN = 'expert-gaps-console-token-0123456789';
 const SALT = 'expert-gaps-salt';
 const EXPERTS = JSON.stringify([{ kb: 'handbook', people: ['cli:dana'], reconfirmDays: 30 }]);
 const GYM_ANSWER = 'Staff get 20% off membership at FitWell gyms; show your staff card.';
 const ANSWERABLE = 'How many days of annual leave do full-time staff receive?';
-/** Each question asked by one of five users, so every topic has five distinct askers. */
+/** Three questions the handbook cannot answer, each asked ten times by five users: three gaps of ten refusals and five askers. */
+const SEED = {
+  gym: 'Is there a gym in the office building?',
+  pet: 'Can I bring my dog to the office?',
+  shuttle: 'Is there a shuttle bus from the train station?',
+} as const;
+const ASKS = Object.values(SEED).flatMap((question) => Array.from({ length: 10 }, () => question));
 const user = (i: number) => `U${i % 5}`;
 /** Markup with the layout whitespace collapsed, and none kept next to a tag. */
 const squeeze = (html: string) => html.replace(/\s+/g, ' ').replace(/> /g, '>').replace(/ </g, '<');
@@ -50,10 +55,10 @@ describe('closing KB gaps from the CLI, and seeing them in the console', () => {
     const app = await buildCandor(testConfig(env), { telemetry: false });
     try {
       await ingestPaths(app.store.db, [files.path('handbook.jsonl')], { kb: 'handbook' });
-      for (const [i, question] of GAP_QUESTIONS.entries()) await app.ask({ question, kb: 'handbook', channel: 'slack', userId: user(i) });
+      for (const [i, question] of ASKS.entries()) await app.ask({ question, kb: 'handbook', channel: 'slack', userId: user(i) });
       ids.answered = (await app.ask({ question: ANSWERABLE, kb: 'handbook', channel: 'slack', userId: 'U0ASKER' })).interactionId!;
       seeded = await kbGapReport(app.store.db, app.indexes, { kb: 'handbook', days: 30 });
-      for (const term of ['gym', 'pet', 'shuttle'] as const) ids[term] = seeded.groups.find((g) => g.terms[0] === term)!.id;
+      for (const term of ['gym', 'pet', 'shuttle'] as const) ids[term] = seeded.groups.find((g) => g.question === SEED[term])!.id;
       // Askers press "Ask an expert" on the gym and pet gaps (the shuttle gap stays open).
       const desk = createExpertDesk({
         db: app.store.db,
@@ -210,7 +215,7 @@ describe('closing KB gaps from the CLI, and seeing them in the console', () => {
       const gym = report.groups.find((g) => g.id === ids.gym)!;
       expect(gym).toMatchObject({ state: 'answered', factId: cliFact, askers: 5, requests: 1, answer: { text: GYM_ANSWER, by: 'dana' } });
       const text = formatGaps(report);
-      expect(text).toMatch(/^KB gaps in "handbook" \(version 2\), last 30 days: 30 refusals, 27 distinct questions, 3 topics$/m);
+      expect(text).toMatch(/^KB gaps in "handbook" \(version 2\), last 30 days: 30 refusals, 3 distinct questions, 3 gaps on 3 topics$/m);
       expect(text).toContain('States: 1 open, 0 asked, 1 answered, 1 out of scope; 33.3% of these refusals are answered by experts');
       expect(text).toMatch(
         new RegExp(

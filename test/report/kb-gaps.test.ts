@@ -30,7 +30,7 @@ const EXPECTED = [
   ['shuttle', GAP_TOPICS.shuttle.length, new Set(GAP_TOPICS.shuttle).size],
 ];
 
-function summary(groups: GapReport['groups']): [string, number, number][] {
+function summary(groups: GapReport['topics']): [string, number, number][] {
   return groups
     .map((g) => [g.terms[0] as string, g.count, g.questions] as [string, number, number])
     .sort((a, b) => a[0].localeCompare(b[0]));
@@ -73,7 +73,7 @@ describe('KB gaps: thirty refusals on three topics', () => {
   }, 120_000);
   afterAll(() => files.cleanup());
 
-  it('the report has three groups of ten, one per topic', () => {
+  it('the report has three topics of ten refusals, each holding its gaps', () => {
     expect(stored).toMatchObject({
       kb: { name: 'handbook', version: 1 },
       refusals: 30,
@@ -86,13 +86,18 @@ describe('KB gaps: thirty refusals on three topics', () => {
       ['pet', 10, 9],
       ['shuttle', 10, 9],
     ]);
-    expect(summary(stored.groups)).toEqual(EXPECTED);
-    const shuttle = stored.groups.find((g) => g.terms[0] === 'shuttle')!;
-    expect(shuttle.examples[0]).toMatchObject({ question: 'Is there a shuttle bus from the train station?', times: 2 });
+    expect(summary(stored.topics)).toEqual(EXPECTED);
+    // Gaps are questions experts answer one by one: a topic holds several; the question asked twice is one gap.
+    const shuttle = stored.topics.find((t) => t.terms[0] === 'shuttle')!;
+    expect(shuttle.gapIds.length).toBeGreaterThan(1);
+    const twice = stored.groups.find((g) => g.question === 'Is there a shuttle bus from the train station?')!;
+    expect(twice.examples[0]).toMatchObject({ question: 'Is there a shuttle bus from the train station?', times: 2 });
+    expect(shuttle.gapIds).toContain(twice.id);
+    expect(stored.groups.reduce((n, g) => n + g.count, 0)).toBe(30);
   });
 
   it('the console’s KB gaps page shows the same three groups with their counts', () => {
-    const counts = [...consoleHtml.matchAll(/data-testid="gap-count">(\d+)<\/span> × <span data-testid="gap-topic">([^<]+)</g)].map((m) => [
+    const counts = [...consoleHtml.matchAll(/data-testid="topic-count">(\d+)<\/span> × <span data-testid="topic-name">([^<]+)</g)].map((m) => [
       m[2]!.split(' / ')[0],
       Number(m[1]),
     ]);
@@ -108,11 +113,12 @@ describe('KB gaps: thirty refusals on three topics', () => {
     const json = runCli(['report', 'gaps', '--kb', 'handbook', '--json'], { CANDOR_DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
     expect(await json.exited, json.stderr()).toBe(0);
     const printed = JSON.parse(json.stdout()) as GapReport;
-    expect(summary(printed.groups)).toEqual(summary(stored.groups));
+    expect(summary(printed.topics)).toEqual(summary(stored.topics));
+    expect(printed.groups.map((g) => g.id)).toEqual(stored.groups.map((g) => g.id));
     expect(printed.refusals).toBe(30);
     const text = runCli(['report', 'gaps', '--kb', 'handbook', '--days', '7'], { CANDOR_DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
     expect(await text.exited, text.stderr()).toBe(0);
-    expect(text.stdout()).toMatch(/^KB gaps in "handbook" \(version 1\), last 7 days: 30 refusals, 27 distinct questions, 3 topics/);
+    expect(text.stdout()).toMatch(/^KB gaps in "handbook" \(version 1\), last 7 days: 30 refusals, 27 distinct questions, \d+ gaps on 3 topics/);
     expect(text.stdout()).toMatch(/^ +10× shuttle \/ bus/m);
     const bad = runCli(['report', 'gaps', '--days', 'lots'], { CANDOR_DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
     expect(await bad.exited).toBe(1);
@@ -131,7 +137,7 @@ describe.each(DRIVERS)('gap report and console queries on %s', (driver) => {
     for (const question of [...GAP_QUESTIONS, ...ANSWERABLE]) await ask({ question, kb: 'handbook', channel: 'teams' });
     await ask({ question: 'What is the leave policy?', kb: 'handbook', channel: 'eval' }); // evaluation asks are never counted
     const report = await kbGapReport(db.store.db, indexes, { kb: 'handbook', days: 30 });
-    expect(summary(report.groups)).toEqual(EXPECTED);
+    expect(summary(report.topics)).toEqual(EXPECTED);
     const seen = await overview(db.store.db, new Date(Date.now() - 86_400_000));
     expect(seen.totals).toMatchObject({ asks: 32, answered: 2, abstained: 30 });
     expect(seen.days).toEqual([expect.objectContaining({ day: new Date().toISOString().slice(0, 10), answered: 2, abstained: 30 })]);

@@ -37,6 +37,13 @@ export interface GroupOptions {
    * everywhere ("staff", "office") weigh little and words it lacks — the gap — weigh most. @default 1 for every word
    */
   readonly termWeight?: (term: string) => number;
+  /**
+   * 'topic' (the default): recurring words only, leaning towards words that recur with them — what a KB
+   * owner reads as one subject. 'question': every word of each question, no leaning — rewordings of one
+   * question, which one answer closes ("Is there a gym?", "Does the office have a gym?"), and not two
+   * questions on one subject ("Is the gym open at weekends?").
+   */
+  readonly by?: 'topic' | 'question';
 }
 
 /**
@@ -54,23 +61,26 @@ export function groupRefusals(
 ): (GapGroup & { readonly members: readonly number[] })[] {
   const minSimilarity = options.minSimilarity ?? 0.3;
   const termWeight = options.termWeight ?? (() => 1);
+  const byQuestion = options.by === 'question';
   const tokens = refused.map((r) => tokenize(r.question));
   const df = new Map<string, number>();
   for (const list of tokens) for (const term of new Set(list.map((t) => t.term))) df.set(term, (df.get(term) ?? 0) + 1);
   const n = refused.length;
   const vectors = tokens.map((list) => {
     const v = new Map<string, number>();
-    for (const { term } of list) if ((df.get(term) ?? 0) > 1) v.set(term, (v.get(term) ?? 0) + 1);
+    for (const { term } of list) if (byQuestion || (df.get(term) ?? 0) > 1) v.set(term, (v.get(term) ?? 0) + 1);
     for (const [term, tf] of v) v.set(term, (1 + Math.log(tf)) * Math.max(termWeight(term), 0));
     return unit(v);
   });
 
   // Average linkage by the Lance–Williams update over a dense similarity matrix.
-  const expanded = expandByCooccurrence(
-    vectors,
-    tokens.map((list) => new Set(list.map((t) => t.term).filter((t) => (df.get(t) ?? 0) > 1))),
-    df,
-  );
+  const expanded = byQuestion
+    ? vectors
+    : expandByCooccurrence(
+        vectors,
+        tokens.map((list) => new Set(list.map((t) => t.term).filter((t) => (df.get(t) ?? 0) > 1))),
+        df,
+      );
   const sim = expanded.map((a) => expanded.map((b) => cosine(a, b)));
   const members = refused.map((_, i) => [i]);
   const alive = refused.map(() => true);

@@ -98,10 +98,13 @@ describe('the console in a browser', () => {
 
   it('opens KB gaps and sees the refused questions grouped', async () => {
     await page.getByRole('link', { name: 'KB gaps' }).click();
-    const groups = page.getByTestId('gap-group');
-    expect(await groups.count()).toBe(1);
-    expect(await groups.first().getByTestId('gap-count').textContent()).toBe('2');
-    expect(await groups.first().getByTestId('gap-topic').textContent()).toMatch(/^shuttle/);
+    // One topic (the shuttle), two gaps: the two questions need two different answers.
+    const topics = page.getByTestId('gap-topic-group');
+    expect(await topics.count()).toBe(1);
+    expect(await topics.first().getByTestId('topic-count').textContent()).toBe('2');
+    expect(await topics.first().getByTestId('topic-name').textContent()).toMatch(/^shuttle/);
+    expect(await page.getByTestId('gap-group').count()).toBe(2);
+    expect(await page.getByTestId('gap-state').allTextContents()).toEqual(['open', 'open']);
     await shot('gaps');
   });
 

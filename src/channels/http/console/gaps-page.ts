@@ -43,7 +43,7 @@ export function gapsPage(report: GapReport | null, kbs: readonly string[], kb: s
   return html`${form}
     <p data-testid="gaps-summary">
       ${report.refusals} refusals for lack of knowledge in “${report.kb.name}” (version ${report.kb.version}) in the last ${report.days}
-      days: ${report.distinctQuestions} distinct questions in ${report.groups.length} topics.
+      days: ${report.distinctQuestions} distinct questions in ${report.groups.length} gaps on ${report.topics.length} topics.
       <a href="${href('/interactions', { decision: 'abstain', kb: report.kb.name })}">Every refusal</a> ·
       <a href="${href('/facts', { kb: report.kb.name, source: 'expert' })}">Expert facts</a
       >${report.failures > 0 ? html` <span class="muted">${report.failures} more were fail-closed refusals (the store or model was down): faults, not gaps.</span>` : ''}
@@ -61,8 +61,32 @@ export function gapsPage(report: GapReport | null, kbs: readonly string[], kb: s
         <div class="label">of these refusals answered by experts</div>
       </div>
     </div>
+    ${state ? '' : topicList(report)}
     ${shown.length === 0 && state ? html`<p class="muted">No gap is ${GAP_STATE_TEXT[state]} in this window.</p>` : ''}
     ${shown.map((g) => gapSection(g, report.kb.name, max))}`;
+}
+
+/** The gaps by subject: what a KB owner could write one page about. */
+function topicList(report: GapReport): Html {
+  if (report.topics.length === 0) return html``;
+  const stateOf = new Map(report.groups.map((g) => [g.id, g.state]));
+  const max = Math.max(1, ...report.topics.map((t) => t.count));
+  return html`<h2>By topic</h2>
+    <ul class="topics">
+      ${report.topics.map(
+        (t) =>
+          html`<li data-testid="gap-topic-group">
+            <span data-testid="topic-count">${t.count}</span> × <span data-testid="topic-name">${t.topic}</span> ${inlineBar(t.count, max)}
+            <span class="muted"
+              >${t.questions} question${t.questions === 1 ? '' : 's'} in
+              ${t.gapIds.map(
+                (id, i) => html`${i > 0 ? ', ' : ''}<a href="#gap-${id}">gap ${id}</a> (${GAP_STATE_TEXT[stateOf.get(id) ?? 'open']})`,
+              )}</span
+            >
+          </li>`,
+      )}
+    </ul>
+    <h2>Gaps</h2>`;
 }
 
 function gapSection(g: GapReportGroup, kb: string, max: number): Html {
