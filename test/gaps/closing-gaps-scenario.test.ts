@@ -1,3 +1,6 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { consoleRoutes } from '../../src/channels/http/console/console-routes.js';
@@ -40,6 +43,7 @@ const TEAMS_EXPERTS = '19:experts@thread.tacv2';
 const SLACK_EXPERT = 'UEXPERT';
 const TEAMS_EXPERT: Presser = { id: '29:teams-expert', aadObjectId: 'aad-teams-expert', name: 'Tess Expert' };
 const TOKEN = 'scenario-console-token-0123456789';
+const ARTIFACTS = fileURLToPath(new URL('../artifacts/closing-gaps/', import.meta.url));
 
 interface Case {
   readonly via: 'slack' | 'teams';
@@ -386,5 +390,38 @@ describe('closing knowledge gaps: Slack and Teams askers, experts in both, a res
     const count = (state: string) => new RegExp(`data-testid="state-count-${state}">(\\d+)<`).exec(html)?.[1];
     expect([count('answered'), count('out_of_scope'), count('open'), count('asked')]).toEqual(['5', '1', '2', '2']);
     expect(html.split('data-testid="gap-group"')).toHaveLength(11);
+    await saveArtifacts(serving.server.url);
   }, 60_000);
+
+  /**
+   * What people saw, for the README: the Block Kit and Adaptive Cards as posted to the fakes, and the
+   * console's gap view in headless Chromium (test/artifacts/closing-gaps/).
+   */
+  async function saveArtifacts(url: string): Promise<void> {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const save = (name: string, value: unknown) => writeFileSync(`${ARTIFACTS}${name}.json`, `${JSON.stringify(value, null, 2)}\n`);
+    const gym = CASES[0]!;
+    const refusal = asked.get(gym.question)!.slack!;
+    save('slack-refusal', { blocks: refusal.blocks });
+    const post = slackExpertPostsFor(gym.question)[0]!;
+    save('slack-experts-post', { blocks: post.body.blocks });
+    const ts = expertPostMessage(slack, post).ts;
+    save('slack-experts-post-answered', {
+      blocks: slack
+        .callsTo('/api/chat.update')
+        .filter((c) => c.body.ts === ts)
+        .at(-1)?.body.blocks,
+    });
+    save('slack-asker-told', { text: toldIn(slack, refusal)[0]?.body.text });
+    save('teams-experts-card', cardOf(teamsExpertPostsFor(CASES[5]!.question)[0]!));
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+      await page.setExtraHTTPHeaders({ authorization: `Bearer ${TOKEN}` });
+      await page.goto(`${url}/gaps`);
+      await page.screenshot({ path: `${ARTIFACTS}console-gaps.png`, fullPage: true });
+    } finally {
+      await browser.close();
+    }
+  }
 });

@@ -97,10 +97,9 @@ describe('KB gaps: thirty refusals on three topics', () => {
   });
 
   it('the console’s KB gaps page shows the same three groups with their counts', () => {
-    const counts = [...consoleHtml.matchAll(/data-testid="topic-count">(\d+)<\/span> × <span data-testid="topic-name">([^<]+)</g)].map((m) => [
-      m[2]!.split(' / ')[0],
-      Number(m[1]),
-    ]);
+    const counts = [...consoleHtml.matchAll(/data-testid="topic-count">(\d+)<\/span> × <span data-testid="topic-name">([^<]+)</g)].map(
+      (m) => [m[2]!.split(' / ')[0], Number(m[1])],
+    );
     expect(counts.sort()).toEqual([
       ['gym', 10],
       ['pet', 10],
@@ -118,7 +117,9 @@ describe('KB gaps: thirty refusals on three topics', () => {
     expect(printed.refusals).toBe(30);
     const text = runCli(['report', 'gaps', '--kb', 'handbook', '--days', '7'], { CANDOR_DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
     expect(await text.exited, text.stderr()).toBe(0);
-    expect(text.stdout()).toMatch(/^KB gaps in "handbook" \(version 1\), last 7 days: 30 refusals, 27 distinct questions, \d+ gaps on 3 topics/);
+    expect(text.stdout()).toMatch(
+      /^KB gaps in "handbook" \(version 1\), last 7 days: 30 refusals, 27 distinct questions, \d+ gaps on 3 topics/,
+    );
     expect(text.stdout()).toMatch(/^ +10× shuttle \/ bus/m);
     const bad = runCli(['report', 'gaps', '--days', 'lots'], { CANDOR_DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
     expect(await bad.exited).toBe(1);
