@@ -17,19 +17,15 @@ import { formatGaps } from '../../src/report/gaps-command.js';
 import { kbGapReport, type GapReport } from '../../src/report/kb-gaps.js';
 import { runCli } from '../channels/run-cli.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
+import { GAP_SEED, GAP_SEED_ASKS } from '../support/gap-questions.js';
 
 const TOKEN = 'expert-gaps-console-token-0123456789';
 const SALT = 'expert-gaps-salt';
 const EXPERTS = JSON.stringify([{ kb: 'handbook', people: ['cli:dana'], reconfirmDays: 30 }]);
 const GYM_ANSWER = 'Staff get 20% off membership at FitWell gyms; show your staff card.';
 const ANSWERABLE = 'How many days of annual leave do full-time staff receive?';
-/** Three questions the handbook cannot answer, each asked ten times by five users: three gaps of ten refusals and five askers. */
-const SEED = {
-  gym: 'Is there a gym in the office building?',
-  pet: 'Can I bring my dog to the office?',
-  shuttle: 'Is there a shuttle bus from the train station?',
-} as const;
-const ASKS = Object.values(SEED).flatMap((question) => Array.from({ length: 10 }, () => question));
+const SEED = GAP_SEED;
+const ASKS = GAP_SEED_ASKS;
 const user = (i: number) => `U${i % 5}`;
 /** Markup with the layout whitespace collapsed, and none kept next to a tag. */
 const squeeze = (html: string) => html.replace(/\s+/g, ' ').replace(/> /g, '>').replace(/ </g, '<');

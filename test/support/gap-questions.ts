@@ -43,3 +43,15 @@ export const GAP_TOPICS = {
 } as const;
 
 export const GAP_QUESTIONS: readonly string[] = Object.values(GAP_TOPICS).flat();
+
+/**
+ * Three questions the handbook cannot answer, one per topic, each asked ten times: three gaps (a gap is one
+ * question and its rewordings) of ten refusals each.
+ */
+export const GAP_SEED = {
+  gym: 'Is there a gym in the office building?',
+  pet: 'Can I bring my dog to the office?',
+  shuttle: 'Is there a shuttle bus from the train station?',
+} as const;
+
+export const GAP_SEED_ASKS: readonly string[] = Object.values(GAP_SEED).flatMap((question) => Array.from({ length: 10 }, () => question));

@@ -13,7 +13,7 @@ import { kbGapReport } from '../../src/report/kb-gaps.js';
 import type { Db } from '../../src/store/open-store.js';
 import { readGapCounts, startGapMetrics } from '../../src/telemetry/gap-metrics.js';
 import { composeAsk, HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
-import { GAP_QUESTIONS } from '../support/gap-questions.js';
+import { GAP_SEED, GAP_SEED_ASKS } from '../support/gap-questions.js';
 import { DRIVERS, useTestStore } from '../support/stores.js';
 
 const EXPERTS = JSON.stringify([{ kb: 'handbook', people: ['cli:dana'] }]);
@@ -36,14 +36,14 @@ describe('KB gap metrics on GET /metrics', () => {
   beforeAll(async () => {
     app = await buildCandor(testConfig({ CANDOR_KB: 'handbook', CANDOR_EXPERTS: EXPERTS }), { log });
     await ingestPaths(app.store.db, [files.path('handbook.jsonl')], { kb: 'handbook' });
-    for (const [i, question] of GAP_QUESTIONS.entries()) await app.ask({ question, kb: 'handbook', channel: 'slack', userId: `U${i % 5}` });
+    for (const [i, question] of GAP_SEED_ASKS.entries()) await app.ask({ question, kb: 'handbook', channel: 'slack', userId: `U${i % 5}` });
     const answered = await app.ask({ question: 'How much does a staff parking permit cost?', kb: 'handbook', channel: 'slack' });
     const report = await kbGapReport(app.store.db, app.indexes, { kb: 'handbook', days: 30 });
-    const gap = (term: string) => report.groups.find((g) => g.terms[0] === term)!;
+    const gap = (term: keyof typeof GAP_SEED) => report.groups.find((g) => g.question === GAP_SEED[term])!;
     const desk = createExpertDesk({ db: app.store.db, indexes: app.indexes, experts: app.config.experts.kbs, secret: 'salt', log });
     const expert = { platform: 'cli' as const, user: 'dana', name: 'dana' };
     // gym: asked and answered; pet: asked; shuttle: open.
-    for (const term of ['gym', 'pet'])
+    for (const term of ['gym', 'pet'] as const)
       await desk.askExpert({ interactionId: gap(term).examples[0]!.interactionId, asker: 'slack:asker', via: 'button' });
     expect(await desk.answer({ gapId: gap('gym').id, expert, text: 'Staff get 20% off at FitWell gyms.' })).toMatchObject({
       kind: 'answered',
@@ -138,11 +138,11 @@ describe.each(DRIVERS)('the gap counts query and expert facts on %s', (driver) =
     await ingestPaths(db.store.db, [files.path('handbook.jsonl')], { kb: 'handbook' });
     await ingestPaths(db.store.db, [files.path('handbook.jsonl')], { kb: 'quiet' });
     const { ask, indexes } = composeAsk(db.store, testConfig({ CANDOR_KB: 'handbook' }));
-    for (const question of GAP_QUESTIONS) await ask({ question, kb: 'handbook', channel: 'teams' });
+    for (const question of GAP_SEED_ASKS) await ask({ question, kb: 'handbook', channel: 'teams' });
     const report = await kbGapReport(db.store.db, indexes, { kb: 'handbook', days: 30 });
     const experts = [{ kb: 'handbook', people: ['cli:dana'], autoAsk: false, reconfirmDays: 7 }];
     const desk = createExpertDesk({ db: db.store.db, indexes, experts, secret: 'salt', log: () => undefined });
-    const gym = report.groups.find((g) => g.terms[0] === 'gym')!;
+    const gym = report.groups.find((g) => g.question === GAP_SEED.gym)!;
     await desk.askExpert({ interactionId: gym.examples[0]!.interactionId, asker: 'teams:asker', via: 'button' });
     const answered = await desk.answer({ gapId: gym.id, expert: { platform: 'cli', user: 'dana' }, text: 'Staff get 20% off at FitWell.' });
     expect(answered).toMatchObject({ kind: 'answered' });
