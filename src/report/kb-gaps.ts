@@ -139,24 +139,7 @@ export async function kbGapReport(
   const termWeight = topicTermWeight(index);
   const groups: GapReportGroup[] = stored.map((gap) => {
     const mine = read.filter((r) => r.gapId === gap.id);
-    const distinct = new Map<
-      string,
-      { question: string; times: number; reasons: Record<string, number>; lastAsked: string; interactionId: number }
-    >();
-    for (const row of mine) {
-      const key = questionKey(row.question);
-      const entry = distinct.get(key) ?? {
-        question: row.question,
-        times: 0,
-        reasons: {},
-        lastAsked: new Date(row.createdAt).toISOString(),
-        interactionId: row.id,
-      };
-      entry.times += 1;
-      const reason = row.reason ?? 'unknown';
-      entry.reasons[reason] = (entry.reasons[reason] ?? 0) + 1;
-      distinct.set(key, entry);
-    }
+    const distinct = distinctQuestions(mine);
     // The gap's questions as one topic: its own words, weighted by the KB's IDF.
     const [topic] = groupRefusals([...distinct.values()], { minSimilarity: -1, termWeight });
     const { members: _members, ...group } = topic as NonNullable<typeof topic>;
@@ -212,17 +195,12 @@ function topicTermWeight(index: KnowledgeIndex): (term: string) => number {
   return (term) => (documents.has(term) ? 0 : all.idf(term));
 }
 
-/** Distinct questions grouped by topic at most (the most asked). */
-const MAX_DISTINCT = 400;
+type WindowRow = { id: number; question: string; reason: string | null; createdAt: Date | string; gapId: number };
 
-/** The window's questions clustered by topic; each topic lists the gaps its questions belong to. */
-function topicsOf(
-  read: readonly { id: number; question: string; reason: string | null; createdAt: Date | string; gapId: number }[],
-  groups: readonly GapReportGroup[],
-  termWeight: (term: string) => number,
-): GapTopic[] {
-  const distinct = new Map<string, RefusedQuestion & { gapIds: Map<number, number> }>();
-  for (const row of read) {
+/** One entry per question text (case, spacing and closing punctuation aside): its asks, reasons, newest ask and gaps. */
+function distinctQuestions(rows: readonly WindowRow[]): Map<string, RefusedQuestion & { gapIds: Map<number, number> }> {
+  const distinct = new Map<string, RefusedQuestion & { reasons: Record<string, number>; gapIds: Map<number, number> }>();
+  for (const row of rows) {
     const key = questionKey(row.question);
     const entry = distinct.get(key) ?? {
       question: row.question,
@@ -233,9 +211,20 @@ function topicsOf(
       gapIds: new Map<number, number>(),
     };
     (entry as { times: number }).times += 1;
+    const reason = row.reason ?? 'unknown';
+    entry.reasons[reason] = (entry.reasons[reason] ?? 0) + 1;
     entry.gapIds.set(row.gapId, (entry.gapIds.get(row.gapId) ?? 0) + 1);
     distinct.set(key, entry);
   }
+  return distinct;
+}
+
+/** Distinct questions grouped by topic at most (the most asked). */
+const MAX_DISTINCT = 400;
+
+/** The window's questions clustered by topic; each topic lists the gaps its questions belong to. */
+function topicsOf(read: readonly WindowRow[], groups: readonly GapReportGroup[], termWeight: (term: string) => number): GapTopic[] {
+  const distinct = distinctQuestions(read);
   const list = [...distinct.values()].sort((a, b) => b.times - a.times).slice(0, MAX_DISTINCT);
   const order = new Map(groups.map((g, i) => [g.id, i]));
   return groupRefusals(list, { termWeight }).map((t) => {
