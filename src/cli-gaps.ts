@@ -1,5 +1,6 @@
 import { CandorError } from './errors.js';
-import { cliExpert, createExpertDesk, type CloseOutcome, type ExpertDesk } from './gaps/expert-desk.js';
+import { cliExpert, createExpertDesk } from './gaps/expert-desk.js';
+import type { CloseOutcome, ExpertDesk } from './gaps/expert-types.js';
 import type { Candor } from './main.js';
 
 export interface GapsArgs {

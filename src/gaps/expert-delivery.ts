@@ -1,6 +1,6 @@
 import { describeError } from '../errors.js';
 import type { Log } from '../log.js';
-import type { ExpertDesk } from './expert-desk.js';
+import type { ExpertDesk } from './expert-types.js';
 
 /**
  * Sends what the experts desk left waiting — questions not yet posted (a

@@ -1,6 +1,7 @@
 import { and, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
 
 import { groupRefusals, type GapGroup, type RefusedQuestion } from '../core/report/gap-topics.js';
+import { GAP_STATES, type GapState } from '../gaps/expert-types.js';
 import { FAILURE_REASONS, questionKey, syncGaps } from '../gaps/sync-gaps.js';
 import { isExpertSource, type KnowledgeIndex, type KnowledgeIndexCache } from '../kb/knowledge-index.js';
 import type { Db } from '../store/open-store.js';
@@ -8,9 +9,7 @@ import { facts, gapMembers, gapRequests, gaps, interactions } from '../store/sch
 
 export { FAILURE_REASONS };
 
-/** What became of a gap: nobody asked yet, posted to the KB's experts, answered by one, or not for the KB. */
-export type GapState = 'open' | 'asked' | 'answered' | 'out_of_scope';
-export const GAP_STATES: readonly GapState[] = ['open', 'asked', 'answered', 'out_of_scope'];
+export { GAP_STATES, type GapState };
 
 /** A stored gap as the report shows it: its refusals in the window, grouped as one topic. */
 export interface GapReportGroup extends GapGroup {

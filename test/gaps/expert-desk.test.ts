@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { cliExpert, createExpertDesk, type ExpertCard, type ExpertDesk, type ExpertSurface } from '../../src/gaps/expert-desk.js';
+import { cliExpert, createExpertDesk } from '../../src/gaps/expert-desk.js';
+import type { ExpertCard, ExpertDesk, ExpertSurface } from '../../src/gaps/expert-types.js';
 import { retireFact, reviseExpertFact } from '../../src/kb/expert-facts.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
 import { KnowledgeIndexCache } from '../../src/kb/knowledge-index.js';

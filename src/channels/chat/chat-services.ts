@@ -3,7 +3,7 @@ import type { InteractionClaims } from '../../ask/interaction-claims.js';
 import type { StatusQuery } from '../../ask/status-report.js';
 import type { Config } from '../../config.js';
 import type { FeedbackService } from '../../feedback/feedback-service.js';
-import type { ExpertDesk } from '../../gaps/expert-desk.js';
+import type { ExpertDesk } from '../../gaps/expert-types.js';
 import type { Inbox } from '../../inbox/inbox-store.js';
 import type { Log } from '../../log.js';
 import type { ReviewDesk } from '../../review/review-desk.js';

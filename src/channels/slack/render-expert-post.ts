@@ -1,4 +1,4 @@
-import type { ExpertCard } from '../../gaps/expert-desk.js';
+import type { ExpertCard } from '../../gaps/expert-types.js';
 import { escapeMrkdwn } from './render-slack-reply.js';
 
 /** The buttons of an experts' post; their value is the card's signed gap value. */

@@ -2,7 +2,7 @@ import type { App as BoltApp, webApi } from '@slack/bolt';
 import { z } from 'zod';
 
 import { CandorError, describeError } from '../../errors.js';
-import type { CloseOutcome, ExpertDesk, ExpertSurface, Person } from '../../gaps/expert-desk.js';
+import type { CloseOutcome, ExpertDesk, ExpertSurface, Person } from '../../gaps/expert-types.js';
 import { checkedAnswerText, MAX_EXPERT_ANSWER_CHARS } from '../../kb/expert-facts.js';
 import type { Log } from '../../log.js';
 import { EXPERT_ACTION, renderExpertPost } from './render-expert-post.js';

@@ -5,7 +5,7 @@ import { describeError } from '../../errors.js';
 import { FEEDBACK_REASON_TEXT, FEEDBACK_REASONS, MAX_FEEDBACK_COMMENT, type FeedbackKind } from '../../feedback/asker-feedback.js';
 import type { FeedbackService } from '../../feedback/feedback-service.js';
 import { shouldAutoAsk } from '../../gaps/auto-ask.js';
-import type { AskExpertOutcome, ExpertDesk } from '../../gaps/expert-desk.js';
+import type { AskExpertOutcome, ExpertDesk } from '../../gaps/expert-types.js';
 import type { Log } from '../../log.js';
 import type { Reply } from '../chat/chat-message.js';
 import { readReplyActions, REPLY_ACTION, withReplyActions, type ReplyActionsState, type ReplyButtons } from './reply-actions.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { ExpertCard } from '../../gaps/expert-desk.js';
+import type { ExpertCard } from '../../gaps/expert-types.js';
 import { adaptiveCard, type AdaptiveCard, type Block } from './render-teams-card.js';
 
 /** The id of the card's answer input: Teams sends it with the "Answer" press. */

@@ -2,7 +2,7 @@ import { CardFactory, MessageFactory, type CloudAdapter, type ConversationRefere
 import { z } from 'zod';
 
 import { CandorError } from '../../errors.js';
-import type { CloseOutcome, ExpertCard, ExpertDesk, ExpertSurface, Person } from '../../gaps/expert-desk.js';
+import type { CloseOutcome, ExpertCard, ExpertDesk, ExpertSurface, Person } from '../../gaps/expert-types.js';
 import type { Log } from '../../log.js';
 import { sendNew, sendReply, updateIn } from './proactive-send.js';
 import { ANSWER_INPUT, ExpertSubmit, renderTeamsExpertCard } from './render-teams-expert-card.js';

@@ -5,7 +5,7 @@ import type { Decision } from '../../ask/decision.js';
 import { describeError } from '../../errors.js';
 import type { FeedbackService } from '../../feedback/feedback-service.js';
 import { shouldAutoAsk } from '../../gaps/auto-ask.js';
-import type { AskExpertOutcome, ExpertDesk } from '../../gaps/expert-desk.js';
+import type { AskExpertOutcome, ExpertDesk } from '../../gaps/expert-types.js';
 import type { Log } from '../../log.js';
 import type { Reply } from '../chat/chat-message.js';
 import { cardCopies } from './card-copy.js';
