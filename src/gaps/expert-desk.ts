@@ -3,13 +3,14 @@ import { and, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { isListedExpert, type ExpertsEntry } from '../config/experts-setting.js';
 import { CandorError, describeError } from '../errors.js';
 import { addExpertFact, checkedAnswerText } from '../kb/expert-facts.js';
-import { expertTitle, type KnowledgeIndexCache } from '../kb/knowledge-index.js';
+import type { KnowledgeIndexCache } from '../kb/knowledge-index.js';
 import type { Log } from '../log.js';
 import type { Db } from '../store/open-store.js';
 import { facts, gapMembers, gapRequests, gaps, interactions, knowledgeBases } from '../store/schema.js';
 import { instruments } from '../telemetry/instruments.js';
 import { actionKey, actionValue, readActionValue } from './action-token.js';
 import type { CloseOutcome, ExpertCard, ExpertDesk, ExpertSurface, GapState, Person } from './expert-types.js';
+import { noticeText, readCard, readGap, type GapRow } from './gap-reads.js';
 import { questionKey, syncGaps } from './sync-gaps.js';
 
 export interface ExpertDeskDeps {
@@ -45,61 +46,14 @@ export function createExpertDesk(deps: ExpertDeskDeps): ExpertDesk {
     return (await surface?.isGroupMember?.(entry.people, person.user).catch(() => false)) ?? false;
   }
 
-  async function gapRow(gapId: number) {
-    const [row] = await db
-      .select({
-        id: gaps.id,
-        kbId: gaps.kbId,
-        kb: knowledgeBases.name,
-        question: gaps.question,
-        state: gaps.state,
-        factId: gaps.factId,
-        posts: gaps.posts,
-        askedAt: gaps.askedAt,
-        createdAt: gaps.createdAt,
-        closedBy: gaps.closedBy,
-      })
-      .from(gaps)
-      .innerJoin(knowledgeBases, eq(knowledgeBases.id, gaps.kbId))
-      .where(eq(gaps.id, gapId));
-    return row;
-  }
-
-  async function card(gapId: number): Promise<ExpertCard | null> {
-    const gap = await gapRow(gapId);
-    if (!gap) return null;
-    const [first] = await db
-      .select({ reply: interactions.answer, requests: sql<number>`count(*) over ()` })
-      .from(gapRequests)
-      .innerJoin(interactions, eq(interactions.id, gapRequests.interactionId))
-      .where(eq(gapRequests.gapId, gapId))
-      .orderBy(gapRequests.id)
-      .limit(1);
-    const [fact] =
-      gap.factId === null ? [] : await db.select({ text: facts.text, by: facts.author }).from(facts).where(eq(facts.id, gap.factId));
-    let nearby: ExpertCard['nearby'] = [];
-    try {
-      const index = await deps.indexes.get(gap.kb);
-      nearby = index.retrieve(gap.question, 3).map((e) => ({ text: e.text, source: e.title ?? e.source }));
-    } catch (error) {
-      log('warn', 'experts: could not read the KB for a question card', { gapId, error: describeError(error) });
-    }
-    return {
-      gapId,
-      kb: gap.kb,
-      question: gap.question,
-      state: gap.state as GapState,
-      requests: Number(first?.requests ?? 0),
-      reply: first?.reply ?? null,
-      nearby,
-      answer: fact && gap.factId !== null ? { text: fact.text, by: fact.by, factId: gap.factId } : null,
-      closedBy: gap.closedBy,
-      action: actionValue(key, 'gap', gapId),
-    };
+  /** A gap as its experts' post shows it (and where it was posted), or null when there is none. */
+  async function shownGap(gapId: number) {
+    const gap = await readGap(db, gapId);
+    return gap ? { gap, card: await readCard(db, deps.indexes, gap, actionValue(key, 'gap', gapId), log) } : null;
   }
 
   /** Posts a gap to its KB's experts on every attached channel with a place for it, once (a claim decides). */
-  async function post(gapId: number): Promise<boolean> {
+  async function post(gapId: number): Promise<ExpertCard | null> {
     const claimed = await db
       .update(gaps)
       .set({ postClaimedAt: now() })
@@ -112,8 +66,8 @@ export function createExpertDesk(deps: ExpertDeskDeps): ExpertDesk {
         ),
       )
       .returning({ id: gaps.id });
-    if (claimed.length === 0) return false;
-    const shown = await card(gapId);
+    if (claimed.length === 0) return null;
+    const shown = (await shownGap(gapId))?.card;
     const entry = shown && entryOf(shown.kb);
     const refs: string[] = [];
     if (shown && entry) {
@@ -131,20 +85,20 @@ export function createExpertDesk(deps: ExpertDeskDeps): ExpertDesk {
       .set({ posts: refs, postClaimedAt: refs.length > 0 ? now() : null })
       .where(eq(gaps.id, gapId));
     if (refs.length > 0) log('info', 'experts: question posted', { gapId, posts: refs.length });
-    return refs.length > 0;
+    return refs.length > 0 ? (shown ?? null) : null;
   }
 
-  /** Re-renders a gap's posts (best effort: a post that cannot be updated stays as it was). */
-  async function refresh(gapId: number): Promise<void> {
-    const shown = await card(gapId);
-    const gap = await gapRow(gapId);
-    if (!shown || !gap) return;
-    for (const ref of gap.posts) {
+  /** Re-renders a gap's posts (best effort: a post that cannot be updated stays as it was); returns what they show. */
+  async function refresh(gapId: number): Promise<ExpertCard | null> {
+    const shown = await shownGap(gapId);
+    if (!shown) return null;
+    for (const ref of shown.gap.posts) {
       const surface = surfaces.get(ref.split(':')[0] ?? '');
-      await surface?.update(ref, shown).catch((error: unknown) => {
+      await surface?.update(ref, shown.card).catch((error: unknown) => {
         log('warn', `${surface.platform}: could not update an experts' post`, { gapId, error: describeError(error) });
       });
     }
+    return shown.card;
   }
 
   /** Tells the askers of closed gaps (once each: the notice is claimed before it is sent). */
@@ -173,7 +127,7 @@ export function createExpertDesk(deps: ExpertDeskDeps): ExpertDesk {
         .where(and(eq(gapRequests.id, request.id), isNull(gapRequests.notifiedAt)))
         .returning({ id: gapRequests.id });
       if (claimed.length === 0) continue;
-      const text = await noticeText(request.gapId, request.state as GapState, request.question);
+      const text = await noticeText(db, request.gapId, request.state as GapState, request.question);
       try {
         await surface.tell(target, text);
         told += 1;
@@ -188,25 +142,8 @@ export function createExpertDesk(deps: ExpertDeskDeps): ExpertDesk {
     return told;
   }
 
-  async function noticeText(gapId: number, state: GapState, question: string): Promise<string> {
-    if (state === 'out_of_scope')
-      return `The experts looked at your question “${question}” and marked it as outside what this knowledge base covers, so I won't be able to answer it here.`;
-    const [fact] = await db
-      .select({ text: facts.text, at: facts.confirmedAt })
-      .from(gaps)
-      .innerJoin(facts, eq(facts.id, gaps.factId))
-      .where(eq(gaps.id, gapId));
-    const when = fact?.at ? ` (${expertTitle(new Date(fact.at))})` : '';
-    const text = (fact?.text ?? '').replace(/[.\s]+$/, '');
-    return `An expert answered your question “${question}”: ${text}${when}. It is now part of the knowledge base, so I can answer it too.`;
-  }
-
-  async function close(
-    gapId: number,
-    expert: Person,
-    apply: (t: Db, gap: NonNullable<Awaited<ReturnType<typeof gapRow>>>) => Promise<CloseOutcome>,
-  ): Promise<CloseOutcome> {
-    const gap = await gapRow(gapId);
+  async function close(gapId: number, expert: Person, apply: (t: Db, gap: GapRow) => Promise<CloseOutcome>): Promise<CloseOutcome> {
+    const gap = await readGap(db, gapId);
     if (!gap) return { kind: 'no_gap' };
     const entry = entryOf(gap.kb);
     if (!entry || !(await isExpertOf(entry, expert))) return { kind: 'not_an_expert' };
@@ -242,7 +179,7 @@ export function createExpertDesk(deps: ExpertDeskDeps): ExpertDesk {
     interactionAction: (id) => actionValue(key, 'interaction', id),
     readInteractionAction: (value) => readActionValue(key, 'interaction', value),
     readGapAction: (value) => readActionValue(key, 'gap', value),
-    card,
+    card: async (gapId) => (await shownGap(gapId))?.card ?? null,
 
     async askExpert(request) {
       const [interaction] = await db
@@ -294,7 +231,7 @@ export function createExpertDesk(deps: ExpertDeskDeps): ExpertDesk {
         metric('duplicate');
         return { kind: 'already_asked', gapId };
       }
-      const gap = await gapRow(gapId);
+      const gap = await readGap(db, gapId);
       if (gap?.state === 'answered' || gap?.state === 'out_of_scope') {
         // Closed before this asker came: they hear it now, not later.
         await db.update(gapRequests).set({ notifiedAt: now() }).where(eq(gapRequests.interactionId, interaction.id));
@@ -313,9 +250,9 @@ export function createExpertDesk(deps: ExpertDeskDeps): ExpertDesk {
           .set({ state: 'asked', askedAt: now(), question: interaction.question })
           .where(and(eq(gaps.id, gapId), eq(gaps.state, 'open')));
       metric('asked');
-      const posted = await post(gapId);
-      if (!posted) await refresh(gapId); // already posted: the post shows one more asker
-      const requests = (await card(gapId))?.requests ?? 1;
+      // Posted now, or already posted: then the post shows one more asker.
+      const shown = (await post(gapId)) ?? (await refresh(gapId));
+      const requests = shown?.requests ?? 1;
       return { kind: 'asked', gapId, requests };
     },
 
@@ -349,7 +286,7 @@ export function createExpertDesk(deps: ExpertDeskDeps): ExpertDesk {
     },
 
     async isExpert(gapId, person) {
-      const gap = await gapRow(gapId);
+      const gap = await readGap(db, gapId);
       const entry = gap && entryOf(gap.kb);
       return entry ? isExpertOf(entry, person) : false;
     },
