@@ -59,6 +59,8 @@ export class KnowledgeIndex {
   private readonly byExternalId = new Map<string, number>();
   /** Facts that open their passage (the first of their section): a section's topic sentence. */
   private readonly openers = new Set<number>();
+  /** Experts' answers (source `expert:…`), as opposed to facts of the KB's documents. */
+  readonly expertFactIds = new Set<number>();
   readonly bm25: Bm25Index;
 
   constructor(
@@ -73,6 +75,7 @@ export class KnowledgeIndex {
     for (const row of rows) {
       this.byId.set(row.id, row);
       if (row.externalId !== null) this.byExternalId.set(row.externalId, row.id);
+      if (isExpertSource(row.source)) this.expertFactIds.add(row.id);
       const passage = row.passage ?? `fact#${row.id}`;
       if (!seenPassages.has(passage)) this.openers.add(row.id);
       seenPassages.add(passage);

@@ -3,7 +3,7 @@ import { and, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
 import { groupRefusals, type GapGroup, type RefusedQuestion } from '../core/report/gap-topics.js';
 import { GAP_STATES, type GapState } from '../gaps/expert-types.js';
 import { FAILURE_REASONS, questionKey, syncGaps } from '../gaps/sync-gaps.js';
-import { isExpertSource, type KnowledgeIndex, type KnowledgeIndexCache } from '../kb/knowledge-index.js';
+import type { KnowledgeIndex, KnowledgeIndexCache } from '../kb/knowledge-index.js';
 import type { Db } from '../store/open-store.js';
 import { facts, gapMembers, gapRequests, gaps, interactions } from '../store/schema.js';
 
@@ -188,8 +188,7 @@ export async function kbGapReport(
  * holding a word: a topic experts have started to answer stays one topic.
  */
 function topicTermWeight(index: KnowledgeIndex): (term: string) => number {
-  const experts = new Set(index.allFacts().flatMap((f) => (isExpertSource(f.source) ? [f.id] : [])));
-  const documents = index.vocabulary(experts);
+  const documents = index.vocabulary(index.expertFactIds);
   const all = index.vocabulary();
   return (term) => (documents.has(term) ? 0 : all.idf(term));
 }
