@@ -5,7 +5,6 @@ import { askerFeedback, interactions, knowledgeBases, reviewSamples } from '../s
 import { instruments } from '../telemetry/instruments.js';
 
 export type FeedbackKind = 'helpful' | 'not_helpful';
-export const FEEDBACK_KINDS: readonly FeedbackKind[] = ['helpful', 'not_helpful'];
 /** Why a reply was not helpful, as askers choose it. */
 export const FEEDBACK_REASONS = ['wrong', 'outdated', 'incomplete', 'did_not_answer', 'other'] as const;
 export type FeedbackReason = (typeof FEEDBACK_REASONS)[number];
@@ -86,21 +85,6 @@ export async function recordFeedback(db: Db, event: FeedbackEvent): Promise<Feed
   if (outcome === 'recorded')
     instruments.feedback().add(1, { kind: event.kind, kb: interaction.kb ?? 'unknown', decision: interaction.decision });
   return outcome;
-}
-
-/** An asker's current feedback on an interaction (their latest event), or null. */
-export async function currentFeedback(
-  db: Db,
-  interactionId: number,
-  asker: string,
-): Promise<{ kind: FeedbackKind; reason: FeedbackReason | null; comment: string | null } | null> {
-  const [row] = await db
-    .select({ kind: askerFeedback.kind, reason: askerFeedback.reason, comment: askerFeedback.comment })
-    .from(askerFeedback)
-    .where(and(eq(askerFeedback.interactionId, interactionId), eq(askerFeedback.asker, asker)))
-    .orderBy(desc(askerFeedback.id))
-    .limit(1);
-  return row ? { kind: row.kind as FeedbackKind, reason: row.reason as FeedbackReason | null, comment: row.comment } : null;
 }
 
 /** Every asker's current feedback on one interaction (the console's interaction page). */

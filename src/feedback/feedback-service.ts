@@ -1,6 +1,6 @@
 import { hashUserId } from '../ask/record-interaction.js';
 import type { Db } from '../store/open-store.js';
-import { currentFeedback, recordFeedback, type FeedbackKind, type FeedbackOutcome, type FeedbackReason } from './asker-feedback.js';
+import { recordFeedback, type FeedbackKind, type FeedbackOutcome, type FeedbackReason } from './asker-feedback.js';
 
 /** Asker feedback as a chat channel gives it: raw platform ids in, hashed before anything is stored. */
 export interface FeedbackService {
@@ -14,8 +14,6 @@ export interface FeedbackService {
     readonly comment?: string | undefined;
     readonly eventId?: string | undefined;
   }): Promise<FeedbackOutcome>;
-  /** The user's current feedback on the interaction, or null. */
-  current(interactionId: number, platform: 'slack' | 'teams', user: string): ReturnType<typeof currentFeedback>;
   /** "<platform>:<hashed user id>": how an asker is stored (feedback, expert requests). */
   asker(platform: 'slack' | 'teams', user: string): string;
 }
@@ -25,6 +23,5 @@ export function createFeedbackService(db: Db, salt: string): FeedbackService {
   return {
     asker,
     record: ({ platform, user, ...event }) => recordFeedback(db, { ...event, asker: asker(platform, user) }),
-    current: (interactionId, platform, user) => currentFeedback(db, interactionId, asker(platform, user)),
   };
 }

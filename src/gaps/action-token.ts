@@ -12,11 +12,11 @@ export function actionKey(secret: string): Buffer {
   return createHash('sha256').update(`candor-actions:${secret}`).digest();
 }
 
-export function signAction(key: Buffer, subject: ActionSubject, id: number): string {
+function signAction(key: Buffer, subject: ActionSubject, id: number): string {
   return createHmac('sha256', key).update(`${subject}:${id}`).digest('base64url').slice(0, 22);
 }
 
-export function verifyAction(key: Buffer, subject: ActionSubject, id: unknown, token: unknown): id is number {
+function verifyAction(key: Buffer, subject: ActionSubject, id: unknown, token: unknown): id is number {
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0 || typeof token !== 'string' || token.length !== 22) return false;
   const expected = Buffer.from(signAction(key, subject, id));
   const given = Buffer.from(token);

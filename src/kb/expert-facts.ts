@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, like, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, like } from 'drizzle-orm';
 
 import { CandorError } from '../errors.js';
 import type { Db } from '../store/open-store.js';
@@ -185,13 +185,4 @@ async function expertDocument(db: Db, kbId: number, version: number): Promise<nu
 async function bump(db: Db, kbId: number, version: number, note: string): Promise<void> {
   await db.insert(kbVersions).values({ kbId, version, note });
   await db.update(knowledgeBases).set({ currentVersion: version }).where(eq(knowledgeBases.id, kbId));
-}
-
-/** How many active expert facts a KB has (status lines). */
-export async function countExpertFacts(db: Db, kbId: number): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(facts)
-    .where(and(eq(facts.kbId, kbId), isNull(facts.retiredInVersion), like(facts.source, `${EXPERT_SOURCE_PREFIX}%`)));
-  return Number(row?.n ?? 0);
 }
