@@ -2,7 +2,8 @@ import { and, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 
 import { isListedExpert, type ExpertsEntry } from '../config/experts-setting.js';
 import { CandorError, describeError } from '../errors.js';
-import { addExpertFact, checkedAnswerText } from '../kb/expert-facts.js';
+import { checkedAnswerText } from '../kb/expert-answer-text.js';
+import { addExpertFact } from '../kb/expert-facts.js';
 import type { KnowledgeIndexCache } from '../kb/knowledge-index.js';
 import type { Log } from '../log.js';
 import type { Db } from '../store/open-store.js';

@@ -3,14 +3,12 @@ import { and, desc, eq, isNull, like } from 'drizzle-orm';
 import { CandorError } from '../errors.js';
 import type { Db } from '../store/open-store.js';
 import { documents, facts, gaps, kbVersions, knowledgeBases } from '../store/schema.js';
+import { checkedAnswerText } from './expert-answer-text.js';
 import { ensureKb } from './ingest/ingest.js';
 import { EXPERT_SOURCE_PREFIX } from './knowledge-index.js';
 
 /** The document expert facts belong to: one per KB, never a file, so no ingest replaces or retires it. */
 export const EXPERT_DOCUMENT_PATH = 'candor:expert-answers';
-/** An expert answer is a fact people read in one go: longer text is refused with a clear message. */
-export const MAX_EXPERT_ANSWER_CHARS = 4000;
-
 export interface NewExpertFact {
   readonly kb: string;
   readonly text: string;
@@ -33,17 +31,6 @@ export interface ExpertFactRow {
   readonly confirmedAt: string | null;
   readonly addedInVersion: number;
   readonly retiredInVersion: number | null;
-}
-
-/** Trims and checks an expert's answer text; throws a CandorError a person can act on. */
-export function checkedAnswerText(text: string): string {
-  const cleaned = text.replace(/\u0000/g, '').trim();
-  if (cleaned === '') throw new CandorError('input_invalid', 'The answer is empty: write the answer people should get.', { status: 400 });
-  if (cleaned.length > MAX_EXPERT_ANSWER_CHARS)
-    throw new CandorError('input_invalid', `The answer is ${cleaned.length} characters; keep it under ${MAX_EXPERT_ANSWER_CHARS}.`, {
-      status: 400,
-    });
-  return cleaned;
 }
 
 /**

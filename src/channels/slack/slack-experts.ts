@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { CandorError, describeError } from '../../errors.js';
 import type { CloseOutcome, ExpertDesk, ExpertSurface, Person } from '../../gaps/expert-types.js';
-import { checkedAnswerText, MAX_EXPERT_ANSWER_CHARS } from '../../kb/expert-facts.js';
+import { checkedAnswerText, MAX_EXPERT_ANSWER_CHARS } from '../../kb/expert-answer-text.js';
 import type { Log } from '../../log.js';
 import { EXPERT_ACTION, renderExpertPost } from './render-expert-post.js';
 import { escapeMrkdwn } from './render-slack-reply.js';
