@@ -196,6 +196,47 @@ describe('loadConfig', () => {
     expect(configError({ CANDOR_EXPERTS: JSON.stringify([{ kb: 'hr', people: ['cli:a'], slak: 'C1' }]) }).message).toMatch(/slak/);
   });
 
+  it('reads CANDOR_CHANNELS (environment or config file) and names what is wrong in an entry', () => {
+    const channels = [
+      { slack: 'C0HR', kb: 'hr' },
+      { slack: 'C0IT', kbs: ['it', 'security'], mentionOnly: true, reply: 'ephemeral' },
+      { slack: 'dm', kb: 'hr', askers: 'slack:group:S0HR' },
+      { teams: '19:abc@thread.tacv2', kb: 'it' },
+    ];
+    expect(loadConfig({ CANDOR_CHANNELS: JSON.stringify(channels) }).channels).toEqual([
+      { platform: 'slack', where: 'C0HR', kbs: ['hr'], mentionOnly: false, reply: 'thread' },
+      { platform: 'slack', where: 'C0IT', kbs: ['it', 'security'], mentionOnly: true, reply: 'ephemeral' },
+      { platform: 'slack', where: 'dm', kbs: ['hr'], mentionOnly: false, reply: 'thread', askers: 'slack:group:S0HR' },
+      { platform: 'teams', where: '19:abc@thread.tacv2', kbs: ['it'], mentionOnly: false, reply: 'thread' },
+    ]);
+    const fromFile = loadConfig({ CANDOR_CONFIG: files.write('channels.json', JSON.stringify({ CANDOR_CHANNELS: [channels[0]] })) });
+    expect(fromFile.channels).toHaveLength(1);
+    expect(loadConfig({}).channels).toEqual([]);
+
+    expect(configError({ CANDOR_CHANNELS: '[{"slack":' }).message).toMatch(
+      /CANDOR_CHANNELS: expected a JSON list of channels.*not valid JSON/,
+    );
+    expect(configError({ CANDOR_CHANNELS: JSON.stringify([{ slack: 'C0HR' }]) }).message).toContain(
+      '[0]: give exactly one of "kb" and "kbs"',
+    );
+    expect(configError({ CANDOR_CHANNELS: JSON.stringify([{ slack: 'C0HR', teams: 'x', kb: 'hr' }]) }).message).toContain(
+      'give exactly one of "slack" and "teams"',
+    );
+    expect(configError({ CANDOR_CHANNELS: JSON.stringify([{ slack: '#hr', kb: 'hr' }]) }).message).toContain('expected a Slack channel id');
+    expect(configError({ CANDOR_CHANNELS: JSON.stringify([{ slack: 'C0HR', kb: 'hr', mention: true }]) }).message).toMatch(/mention/);
+    expect(configError({ CANDOR_CHANNELS: JSON.stringify([{ slack: 'dm', kb: 'hr', reply: 'ephemeral' }]) }).message).toContain(
+      '"reply":"ephemeral" is for Slack channels',
+    );
+    expect(
+      configError({
+        CANDOR_CHANNELS: JSON.stringify([
+          { slack: 'C0HR', kb: 'hr' },
+          { slack: 'C0HR', kb: 'it' },
+        ]),
+      }).message,
+    ).toContain('slack "C0HR" is listed twice');
+  });
+
   it('explains an unreadable or malformed CANDOR_CONFIG file', () => {
     const missing = configError({ CANDOR_CONFIG: files.path('nope.json') });
     expect(missing.code).toBe('config_invalid');

@@ -86,6 +86,10 @@ export function deriveConfig(s: Settings, problems: Problem[]) {
       kbs: s.CANDOR_EXPERTS ?? [],
       deliverMs: s.CANDOR_EXPERTS_DELIVER_MS,
     },
+    /** Conversations → KBs (CANDOR_CHANNELS), tried in order; CANDOR_KB answers where none matches. */
+    channels: s.CANDOR_CHANNELS ?? [],
+    /** The console's public address (no trailing slash), for links in chat cards; undefined: no links. */
+    publicUrl: s.CANDOR_PUBLIC_URL?.replace(/\/+$/, ''),
     /** Diversity filtering of generated questions: the similarity at which a question counts as a near-duplicate. */
     generate: {
       keywordSimilarity: s.CANDOR_GEN_KEYWORD_SIMILARITY,

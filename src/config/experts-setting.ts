@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { jsonListSetting } from './json-list-setting.js';
+
 /** One KB's experts: where questions for them go, who may answer, and how answers age. */
 export interface ExpertsEntry {
   readonly kb: string;
@@ -40,29 +42,13 @@ const Entry = z
  * CANDOR_EXPERTS: a JSON list of KB → experts (see ExpertsEntry). A bad value
  * fails start-up with the setting named and the entry at fault.
  */
-export const expertsSetting = z.string().transform((text, ctx): ExpertsEntry[] => {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    ctx.addIssue({ code: 'custom', message: `expected a JSON list of KB experts, e.g. ${EXAMPLE}: not valid JSON` });
-    return z.NEVER;
-  }
-  const parsed = z.array(Entry).safeParse(json);
-  if (!parsed.success) {
-    const where = (path: readonly PropertyKey[]) => (path.length === 0 ? '' : `[${path.map(String).join('].')}: `);
-    ctx.addIssue({
-      code: 'custom',
-      message: `${parsed.error.issues.map((i) => `${where(i.path)}${i.message}`).join('; ')} (e.g. ${EXAMPLE})`,
-    });
-    return z.NEVER;
-  }
+export const expertsSetting = jsonListSetting(Entry, { what: 'KB experts', example: EXAMPLE }).transform((list, ctx): ExpertsEntry[] => {
   const seen = new Set<string>();
-  for (const entry of parsed.data) {
+  for (const entry of list) {
     if (seen.has(entry.kb)) ctx.addIssue({ code: 'custom', message: `KB "${entry.kb}" is listed twice` });
     seen.add(entry.kb);
   }
-  return parsed.data;
+  return list;
 });
 
 /** Whether `platform:user` is one of the people listed by id (groups are checked by the channel that knows them). */

@@ -4,6 +4,7 @@ import { consoleSettingsShape } from '../channels/http/console/console-settings.
 import { DEFAULT_INGEST_LIMITS as INGEST } from '../kb/ingest-limits.js';
 import { sourceUrlsSetting } from '../kb/ingest/source-urls.js';
 import { otelSettingsShape } from '../telemetry/otel-settings.js';
+import { channelsSetting } from './channels-setting.js';
 import { expertsSetting } from './experts-setting.js';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -124,6 +125,10 @@ export const settingsSchema = z.object({
   CANDOR_EXPERTS: expertsSetting.optional(),
   // Expert requests and answer notices left waiting (a channel was down, an answer came from the CLI) are sent this often.
   CANDOR_EXPERTS_DELIVER_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
+  // Conversations → knowledge bases: a KB (or several) per Slack channel or Teams conversation (src/config/channels-setting.ts).
+  CANDOR_CHANNELS: channelsSetting.optional(),
+  // Where people reach the console (https://candor.example.org): links in review cards and expert posts. Unset: no links.
+  CANDOR_PUBLIC_URL: z.url().optional(),
   // Question generation (candor eval generate): diversity filtering thresholds.
   CANDOR_GEN_KEYWORD_SIMILARITY: fraction.default(0.75),
   CANDOR_GEN_SEMANTIC_SIMILARITY: fraction.default(0.9),

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+import { jsonListSetting } from './json-list-setting.js';
+
+/**
+ * Where a conversation is: a Slack channel id (C…, G…), `dm` for Slack direct messages, a Teams conversation or
+ * team id, or `personal` for Teams personal chats.
+ */
+export interface ChannelEntry {
+  readonly platform: 'slack' | 'teams';
+  readonly where: string;
+  /** The knowledge bases that answer here, searched together (each citation names its KB). */
+  readonly kbs: readonly string[];
+  /** Only messages that mention the bot are questions. @default false in a mapped channel (true where unmapped) */
+  readonly mentionOnly: boolean;
+  /** `thread`: a reply in the question's thread; `ephemeral`: only the asker sees it. @default 'thread' */
+  readonly reply: 'thread' | 'ephemeral';
+  /** The entry applies only to members of this group ("slack:group:S…"); unset: to everyone. */
+  readonly askers?: string | undefined;
+}
+
+const EXAMPLE = '[{"slack":"C0HR","kb":"hr"},{"slack":"C0IT","kbs":["it","security"],"mentionOnly":true},{"slack":"dm","kbs":["hr","it"]}]';
+
+const kbName = z.string().regex(/^[\w.-]{1,64}$/, 'expected a KB name of letters, digits, _ . -');
+
+const Entry = z
+  .object({
+    slack: z
+      .string()
+      .regex(/^([CGD][A-Z0-9]{2,}|dm)$/, 'expected a Slack channel id (C…) or "dm"')
+      .optional(),
+    teams: z.string().min(1).max(512).optional(),
+    kb: kbName.optional(),
+    kbs: z.array(kbName).min(1, 'name at least one KB').max(8, 'at most 8 KBs are searched together').optional(),
+    mentionOnly: z.boolean().optional(),
+    reply: z.enum(['thread', 'ephemeral']).default('thread'),
+    askers: z
+      .string()
+      .regex(/^slack:group:S[A-Z0-9]+$/, 'expected a Slack user group, "slack:group:S…"')
+      .optional(),
+  })
+  .strict()
+  .refine((e) => (e.slack === undefined) !== (e.teams === undefined), { message: 'give exactly one of "slack" and "teams"' })
+  .refine((e) => (e.kb === undefined) !== (e.kbs === undefined), { message: 'give exactly one of "kb" and "kbs"' })
+  .refine((e) => e.askers === undefined || e.slack !== undefined, { message: '"askers" is a Slack user group: Slack entries only' })
+  .refine((e) => !(e.reply === 'ephemeral' && (e.slack === 'dm' || e.teams !== undefined)), {
+    message: '"reply":"ephemeral" is for Slack channels (a DM is already private; Teams has no ephemeral messages)',
+  });
+
+/**
+ * CANDOR_CHANNELS: a JSON list of conversations → knowledge bases (see
+ * ChannelEntry). Entries are tried in order; the first whose place matches
+ * (and whose `askers` group holds the asker) decides. CANDOR_KB answers
+ * everywhere else.
+ */
+export const channelsSetting = jsonListSetting(Entry, { what: 'channels and their KBs', example: EXAMPLE }).transform((list, ctx) => {
+  const seen = new Set<string>();
+  const entries = list.map((e): ChannelEntry => {
+    const platform = e.slack === undefined ? 'teams' : 'slack';
+    const where = (e.slack ?? e.teams) as string;
+    const key = `${platform}:${where}:${e.askers ?? ''}`;
+    if (seen.has(key))
+      ctx.addIssue({ code: 'custom', message: `${platform} "${where}"${e.askers ? ` for ${e.askers}` : ''} is listed twice` });
+    seen.add(key);
+    const direct = where === 'dm' || where === 'personal';
+    return {
+      platform,
+      where,
+      kbs: [...new Set(e.kbs ?? [e.kb as string])],
+      mentionOnly: direct ? false : (e.mentionOnly ?? false),
+      reply: e.reply,
+      ...(e.askers ? { askers: e.askers } : {}),
+    };
+  });
+  return entries;
+});
+
+/** Every KB a channel mapping names, and the default: what must exist for the bot to answer everywhere. */
+export function mappedKbs(entries: readonly ChannelEntry[], defaultKb: string): string[] {
+  return [...new Set([defaultKb, ...entries.flatMap((e) => e.kbs)])];
+}
