@@ -3,13 +3,16 @@ import { eq, inArray } from 'drizzle-orm';
 import type { EvidenceView } from '../ask/decision.js';
 import type { Verdict } from '../core/gate/types.js';
 import type { Db } from '../store/open-store.js';
-import { interactions, reviewSamples } from '../store/schema.js';
+import { interactions, knowledgeBases, reviewSamples } from '../store/schema.js';
 
 /** What a reviewer (or a judge) sees of a sampled interaction. */
 export interface ReviewItem {
   readonly sampleId: number;
   readonly interactionId: number;
   readonly channel: string;
+  /** The knowledge base that answered (its name), when the interaction names one. */
+  readonly kb: string | null;
+  readonly askedAt: Date;
   readonly question: string;
   /** 'unknown' for an imported reply: whether it declined is what its labels say. */
   readonly decision: 'answer' | 'abstain' | 'unknown';
@@ -29,6 +32,8 @@ const COLUMNS = {
   sampleId: reviewSamples.id,
   interactionId: interactions.id,
   channel: interactions.channel,
+  kb: knowledgeBases.name,
+  askedAt: interactions.createdAt,
   question: interactions.question,
   decision: interactions.decision,
   expected: interactions.expectedDecision,
@@ -47,6 +52,7 @@ export async function loadReviewItems(db: Db, sampleIds: readonly number[]): Pro
     .select(COLUMNS)
     .from(reviewSamples)
     .innerJoin(interactions, eq(interactions.id, reviewSamples.interactionId))
+    .leftJoin(knowledgeBases, eq(knowledgeBases.id, interactions.kbId))
     .where(inArray(reviewSamples.id, [...sampleIds]))
     .orderBy(reviewSamples.id);
   return rows.map(toItem);
@@ -58,6 +64,7 @@ export async function findSampleByPost(db: Db, postRef: string): Promise<ReviewI
     .select(COLUMNS)
     .from(reviewSamples)
     .innerJoin(interactions, eq(interactions.id, reviewSamples.interactionId))
+    .leftJoin(knowledgeBases, eq(knowledgeBases.id, interactions.kbId))
     .where(eq(reviewSamples.postRef, postRef));
   return row ? toItem(row) : null;
 }
@@ -66,6 +73,8 @@ function toItem(row: {
   sampleId: number;
   interactionId: number;
   channel: string;
+  kb: string | null;
+  askedAt: Date;
   question: string;
   decision: string | null;
   expected: string | null;

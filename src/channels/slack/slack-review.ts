@@ -3,7 +3,7 @@ import type { App as BoltApp, webApi } from '@slack/bolt';
 import { parseLabel } from '../../core/review/review-tasks.js';
 import type { Log } from '../../log.js';
 import type { CardReplies, ReviewDesk } from '../../review/review-desk.js';
-import { LABEL_ACTION, renderReviewCard } from './render-review-card.js';
+import { HOW_TO_JUDGE_ACTION, LABEL_ACTION, LABEL_BLOCK, renderHowToJudge, renderReviewCard } from './render-review-card.js';
 import type { SlackGroupMembership } from './slack-user-groups.js';
 import { describeSlackError } from './working-reaction.js';
 
@@ -16,6 +16,8 @@ export interface SlackReviewDeps {
   readonly reviewers: readonly string[];
   /** Membership of the user groups CANDOR_REVIEWERS names. */
   readonly isGroupMember: SlackGroupMembership;
+  /** CANDOR_PUBLIC_URL: cards link to the interaction in the console. @default no link */
+  readonly publicUrl?: string | undefined;
 }
 
 export interface SlackReview {
@@ -28,7 +30,8 @@ export interface SlackReview {
 /**
  * Review in Slack: cards in the review channel; a reviewer labels by reacting
  * with an emoji from a task's legend (removing the reaction removes the label)
- * or by pressing a label button (the card then shows the labels). Anyone else
+ * or by pressing a label button or choosing from a menu (the card then shows
+ * their choices and who labelled). "How to judge" opens the criteria. Anyone else
  * gets an ephemeral note and nothing is recorded. What a label means and who
  * may give one is decided by the review desk; this file only speaks Slack.
  */
@@ -38,7 +41,7 @@ export function registerSlackReview(bolt: BoltApp, client: webApi.WebClient, dep
     platform: 'slack',
     async post(item, tasks) {
       const channel = deps.channel as string; // postPending (below) runs only with a review channel
-      const card = renderReviewCard(item, tasks);
+      const card = renderReviewCard(item, tasks, { publicUrl: deps.publicUrl });
       const result = await client.chat.postMessage({
         channel,
         text: card.text,
@@ -57,13 +60,16 @@ export function registerSlackReview(bolt: BoltApp, client: webApi.WebClient, dep
       deps.log('warn', 'slack: could not send an ephemeral note', { code: describeSlackError(error) });
     });
   };
-  /** Replies on the card at channel/ts: re-render it; tell `user` (ephemerally) when they are not a reviewer. */
-  const replies = (channel: string, ts: string, user: string | null): CardReplies => ({
+  /**
+   * Replies on the card at channel/ts: re-render it with `user`'s choices selected; tell them (ephemerally)
+   * when they are not a reviewer, unless `tell` is off (a removed reaction).
+   */
+  const replies = (channel: string, ts: string, user: string, tell = true): CardReplies => ({
     async update(item, tasks, labels) {
-      const card = renderReviewCard(item, tasks, labels);
+      const card = renderReviewCard(item, tasks, { labels, viewer: `slack:${user}`, publicUrl: deps.publicUrl });
       await client.chat.update({ channel, ts, text: card.text, blocks: card.blocks as never });
     },
-    tell: user === null ? undefined : (text) => ephemeral(channel, user, text),
+    tell: tell ? (text) => ephemeral(channel, user, text) : undefined,
   });
 
   const onReaction =
@@ -88,7 +94,7 @@ export function registerSlackReview(bolt: BoltApp, client: webApi.WebClient, dep
           via: 'reaction',
           eventId: body.event_id ? `slack:${body.event_id}` : undefined,
         },
-        replies(event.item.channel, event.item.ts, removed ? null : event.user),
+        replies(event.item.channel, event.item.ts, event.user, !removed),
       );
     };
 
@@ -97,20 +103,35 @@ export function registerSlackReview(bolt: BoltApp, client: webApi.WebClient, dep
   bolt.action(LABEL_ACTION, async ({ ack, body, action }) => {
     await ack();
     const b = body as { user: { id: string }; channel?: { id: string }; message?: { ts: string } };
-    const a = action as { action_id: string; value?: string };
+    const a = action as { action_id: string; block_id?: string; value?: string; selected_option?: { value: string } };
     const match = LABEL_ACTION.exec(a.action_id);
     const channel = b.channel?.id;
     const ts = b.message?.ts;
-    if (!match || !channel || !ts || a.value === undefined) return;
+    // A button names its value in the action id and its sample as the value; a menu's choice is the value
+    // and its block names the sample.
+    const value = match?.[2] ?? a.selected_option?.value;
+    const sampleId = match?.[2] !== undefined ? a.value : LABEL_BLOCK.exec(a.block_id ?? '')?.[1];
+    if (!match || !channel || !ts || value === undefined || sampleId === undefined) return;
     const label = {
       postRef: postRef(channel, ts),
       user: b.user.id,
       task: match[1] as string,
-      value: match[2] as string,
+      value,
       action: 'set' as const,
       via: 'button' as const,
     };
-    await desk.label({ ...label, sampleId: Number(a.value) }, replies(channel, ts, b.user.id));
+    await desk.label({ ...label, sampleId: Number(sampleId) }, replies(channel, ts, b.user.id));
+  });
+  // "How to judge" (the card's overflow menu): the criteria of the card's tasks, in a modal.
+  bolt.action(HOW_TO_JUDGE_ACTION, async ({ ack, body, action }) => {
+    await ack();
+    const trigger = (body as { trigger_id?: string }).trigger_id;
+    const ids = ((action as { selected_option?: { value: string } }).selected_option?.value ?? '').split(',');
+    const tasks = deps.review.tasks.filter((t) => ids.includes(t.id));
+    if (!trigger) return;
+    await client.views
+      .open({ trigger_id: trigger, view: renderHowToJudge(tasks.length > 0 ? tasks : deps.review.tasks) as never })
+      .catch((error: unknown) => deps.log('warn', 'slack: could not open "How to judge"', { code: describeSlackError(error) }));
   });
 
   return {

@@ -1,21 +1,41 @@
-import { CardFactory, MessageFactory, type CloudAdapter, type TurnContext } from 'botbuilder';
+import { CardFactory, MessageFactory, type AdaptiveCardInvokeResponse, type CloudAdapter, type TurnContext } from 'botbuilder';
+import { z } from 'zod';
 
+import { outcomeLabel } from '../../core/review/review-tasks.js';
 import { describeError } from '../../errors.js';
 import type { Log } from '../../log.js';
-import type { CardReplies, ReviewDesk } from '../../review/review-desk.js';
+import type { CardLabelOutcome, CardReplies, ReviewDesk } from '../../review/review-desk.js';
 import { sendNew } from './proactive-send.js';
-import { isLabelSubmit, renderTeamsReviewCard, TEAMS_REACTION_LABELS } from './render-teams-review-card.js';
+import {
+  isLabelSubmit,
+  renderTeamsReviewCard,
+  REVIEW_VERBS,
+  reviewModel,
+  TEAMS_REACTION_LABELS,
+  type ReviewAdaptiveCard,
+  type TeamsReviewModel,
+} from './render-teams-review-card.js';
 
 export interface TeamsReviewDeps {
   readonly review: ReviewDesk;
   readonly log: Log;
   /** Where cards go: "serviceUrl|conversationId" (a channel or chat the bot is in). */
   readonly conversation: string | undefined;
+  /** CANDOR_PUBLIC_URL: cards get an "Open in console" button. @default no button */
+  readonly publicUrl?: string | undefined;
+}
+
+/** An `adaptiveCard/action` invoke's action, as botbuilder reads it. */
+export interface CardAction {
+  readonly verb?: string | undefined;
+  readonly data?: unknown;
 }
 
 /** Review in Teams: what the bot does with card buttons and reactions, and what the review schedule posts. */
 export interface TeamsReview {
-  /** A card button press (an Action.Submit message carrying our label data). True when it was one. */
+  /** An Action.Execute on a review card (a label, the menus' "Save", a refresh); null when the action is not ours. */
+  handleCardAction(context: TurnContext, action: CardAction): Promise<AdaptiveCardInvokeResponse | null>;
+  /** A press on a card posted before Universal Actions (Action.Submit carrying our label data). True when it was one. */
   handleLabelSubmit(context: TurnContext): Promise<boolean>;
   /** A reaction on a review card: like/sad label the abstention task; removing it removes the label. */
   handleReviewReaction(context: TurnContext, kind: 'added' | 'removed', reactions: readonly string[]): Promise<void>;
@@ -25,67 +45,175 @@ export interface TeamsReview {
   postSummary(text: string): Promise<void>;
 }
 
+const labelData = z.object({ candor: z.literal('label'), sampleId: z.number().int(), task: z.string(), value: z.string() });
+/** "Save": the menus' values, merged into the action's data by Teams under each menu's id (the task). */
+const labelsData = z.object({ candor: z.literal('labels'), sampleId: z.number().int() }).catchall(z.unknown());
+const refreshData = z.object({
+  candor: z.literal('review'),
+  model: z.object({
+    sampleId: z.number().int(),
+    interactionId: z.number().int(),
+    decision: z.string(),
+    channel: z.string(),
+    kb: z.string().nullable(),
+    askedAt: z.string(),
+    question: z.string(),
+    reply: z.string(),
+    sources: z.array(z.string()),
+    tasks: z.array(z.string()),
+    labels: z.array(z.tuple([z.string(), z.string(), z.string()])),
+  }),
+});
+
+const CARD = 'application/vnd.microsoft.card.adaptive';
+const message = (value: string): AdaptiveCardInvokeResponse => ({
+  statusCode: 200,
+  type: 'application/vnd.microsoft.activity.message',
+  value: value as never,
+});
+const cardResponse = (card: ReviewAdaptiveCard): AdaptiveCardInvokeResponse => ({ statusCode: 200, type: CARD, value: card as never });
+
 /** The reviewer id of a Teams user: their Azure AD object id when Teams sends it, else the channel account id. */
 const reviewerId = (context: TurnContext) => context.activity.from.aadObjectId ?? context.activity.from.id;
-const postRef = (conversationId: string, activityId: string) => `teams:${conversationId}|${activityId}`;
+/** A press in a channel thread names the conversation with `;messageid=…`; the card was posted to the conversation. */
+const postRef = (conversationId: string, activityId: string) => `teams:${conversationId.split(';')[0]}|${activityId}`;
+
+interface Choice {
+  readonly task: string;
+  readonly value: string;
+}
+
+/** The labels an Execute gives: one (a button), or each menu with a value ("Save"); null when it is not a label action. */
+function choicesOf(action: CardAction, taskIds: readonly string[]): { sampleId: number; choices: Choice[] } | null {
+  if (action.verb === REVIEW_VERBS.label) {
+    const one = labelData.safeParse(action.data);
+    return one.success ? { sampleId: one.data.sampleId, choices: [{ task: one.data.task, value: one.data.value }] } : null;
+  }
+  if (action.verb !== REVIEW_VERBS.labels) return null;
+  const menus = labelsData.safeParse(action.data);
+  if (!menus.success) return null;
+  const choices = taskIds.flatMap((task) => {
+    const value = menus.data[task];
+    return typeof value === 'string' && value !== '' ? [{ task, value }] : [];
+  });
+  return { sampleId: menus.data.sampleId, choices };
+}
+
+/** Why a press changed nothing, in a few words for the presser. */
+const NOTES: Partial<Record<CardLabelOutcome, string>> = {
+  not_a_card: 'This is not a review card Candor knows.',
+  not_a_label: 'That is not a label for this card.',
+  duplicate_event: 'Already recorded.',
+  not_current: 'Nothing to remove.',
+};
 
 /**
  * Review cards as Adaptive Cards in a Teams conversation. What a label means
  * and who may give one is decided by the review desk; this file only speaks
- * Bot Framework: proactive posts, card updates, replies.
+ * Bot Framework: proactive posts, card updates, invoke responses.
  */
 export function teamsReview(adapter: CloudAdapter, appId: string, deps: TeamsReviewDeps): TeamsReview {
+  const attachment = (card: ReviewAdaptiveCard) => MessageFactory.attachment(CardFactory.adaptiveCard(card));
   const desk = deps.review.open({
     platform: 'teams',
     async post(item, tasks) {
       const conversation = deps.conversation as string; // postPending (below) runs only with a review conversation
-      const card = MessageFactory.attachment(CardFactory.adaptiveCard(renderTeamsReviewCard(item, tasks)));
-      return postRef(conversation.split('|')[1] ?? '', await sendNew(adapter, appId, conversation, card));
+      const card = renderTeamsReviewCard(reviewModel(item, tasks, []), tasks, { publicUrl: deps.publicUrl });
+      return postRef(conversation.split('|')[1] ?? '', await sendNew(adapter, appId, conversation, attachment(card)));
     },
   });
-  /** Replies on the card the activity points at: update it in place; tell the person by a reply (buttons only). */
-  const replies = (context: TurnContext, cardId: string, tell: boolean): CardReplies => ({
-    async update(item, tasks, labels) {
-      await context.updateActivity({
-        ...MessageFactory.attachment(CardFactory.adaptiveCard(renderTeamsReviewCard(item, tasks, labels))),
-        id: cardId,
-      });
-    },
-    tell: tell ? async (text) => void (await context.sendActivity(MessageFactory.text(text))) : undefined,
-  });
+  /**
+   * Replies on the card the activity points at: update it in place for everyone (refreshing to their own view
+   * for the person acting) and keep the presser's view; tell the person why nothing was recorded (buttons only).
+   */
+  const replies = (context: TurnContext, cardId: string, tell: ((text: string) => Promise<void>) | undefined) => {
+    const seen: { card?: ReviewAdaptiveCard } = {};
+    const viewer = `teams:${reviewerId(context)}`;
+    const view = { refreshFor: [context.activity.from.id], publicUrl: deps.publicUrl };
+    const cardReplies: CardReplies = {
+      async update(item, tasks, labels) {
+        const model = reviewModel(item, tasks, labels);
+        seen.card = renderTeamsReviewCard(model, tasks, { ...view, viewer });
+        await context.updateActivity({ ...attachment(renderTeamsReviewCard(model, tasks, view)), id: cardId });
+      },
+      tell,
+    };
+    return { cardReplies, seen };
+  };
+  /** A label given by a press on the card `cardId` (a button, a menu, an old Action.Submit). */
+  const label = (
+    context: TurnContext,
+    cardId: string,
+    choice: Choice & { sampleId: number; eventId: string | undefined },
+    r: CardReplies,
+  ) =>
+    desk.label(
+      { postRef: postRef(context.activity.conversation.id, cardId), user: reviewerId(context), action: 'set', via: 'button', ...choice },
+      r,
+    );
 
   return {
+    async handleCardAction(context, action) {
+      const a = context.activity;
+      if (action.verb === REVIEW_VERBS.refresh) {
+        const parsed = refreshData.safeParse(action.data);
+        if (!parsed.success) return null;
+        const card = renderTeamsReviewCard(parsed.data.model as TeamsReviewModel, deps.review.tasks, {
+          viewer: `teams:${reviewerId(context)}`,
+          refreshFor: [a.from.id],
+          publicUrl: deps.publicUrl,
+        });
+        return cardResponse(card);
+      }
+      const pressed = choicesOf(
+        action,
+        deps.review.tasks.map((t) => t.id),
+      );
+      if (!pressed) return null;
+      if (!a.replyToId) return message(NOTES.not_a_card as string);
+      const { sampleId, choices } = pressed;
+      if (choices.length === 0) return message('Choose a label first.');
+      const notes: string[] = [];
+      const { cardReplies, seen } = replies(context, a.replyToId, async (text) => void notes.push(text));
+      const outcomes: CardLabelOutcome[] = [];
+      for (const c of choices) {
+        const eventId = a.id ? `teams:${a.id}:${c.task}` : undefined;
+        outcomes.push(await label(context, a.replyToId, { ...c, sampleId, eventId }, cardReplies));
+      }
+      if (seen.card) return cardResponse(seen.card);
+      if (notes.length > 0) return message(notes[0] as string);
+      if (outcomes.every((o) => o === 'unchanged')) {
+        const task = deps.review.tasks.find((t) => t.id === choices[0]?.task);
+        return message(`Already recorded${task && choices.length === 1 ? `: ${outcomeLabel(task, choices[0]?.value ?? '')}` : ''}.`);
+      }
+      return message(NOTES[outcomes.find((o) => o !== 'unchanged') ?? 'not_a_card'] ?? 'Nothing changed.');
+    },
     async handleLabelSubmit(context) {
       const submit = context.activity.value;
       if (!isLabelSubmit(submit)) return false;
       const a = context.activity;
       if (!a.replyToId) return true;
-      const label = {
-        postRef: postRef(a.conversation.id, a.replyToId),
-        user: reviewerId(context),
-        task: submit.task,
-        value: submit.value,
-        action: 'set' as const,
-        via: 'button' as const,
-      };
-      await desk.label({ ...label, eventId: `teams:${a.id}`, sampleId: submit.sampleId }, replies(context, a.replyToId, true));
+      const tell = async (text: string) => void (await context.sendActivity(MessageFactory.text(text)));
+      const { cardReplies } = replies(context, a.replyToId, tell);
+      const { sampleId, task, value } = submit;
+      await label(context, a.replyToId, { sampleId, task, value, eventId: `teams:${a.id}` }, cardReplies);
       return true;
     },
     async handleReviewReaction(context, kind, reactions) {
       const a = context.activity;
       if (!a.replyToId) return;
       for (const reaction of reactions) {
-        const label = TEAMS_REACTION_LABELS[reaction];
-        if (!label) continue;
+        const mapped = TEAMS_REACTION_LABELS[reaction];
+        if (!mapped) continue;
         const eventId = a.id ? `teams:${a.id}:${reaction}` : undefined;
         const change = {
           postRef: postRef(a.conversation.id, a.replyToId),
           user: reviewerId(context),
-          ...label,
+          ...mapped,
           action: kind === 'added' ? ('set' as const) : ('remove' as const),
         };
         // A reaction gets no note: a reply to every stranger's like would only be noise in the review conversation.
-        await desk.label({ ...change, via: 'reaction', eventId }, replies(context, a.replyToId, false));
+        await desk.label({ ...change, via: 'reaction', eventId }, replies(context, a.replyToId, undefined).cardReplies);
       }
     },
     postPending: () => (deps.conversation ? desk.postPending() : Promise.resolve(0)),

@@ -11,6 +11,8 @@ export interface ReviewTask {
   readonly criteria: string;
   /** Allowed outcomes, in scale order for an ordinal task. */
   readonly outcomes: readonly string[];
+  /** What a card shows for each outcome (buttons, menu options): never the raw id. */
+  readonly labels: Readonly<Record<string, string>>;
   readonly ordinal: boolean;
   /** Which items the task applies to. */
   readonly appliesTo: 'all' | 'answered';
@@ -28,6 +30,7 @@ export const REVIEW_TASKS: readonly ReviewTask[] = [
       'Judge the decision, not the wording. Partial answers count as answers.',
     ].join('\n'),
     outcomes: ['correct', 'incorrect'],
+    labels: { correct: '✅ Correct', incorrect: '❌ Incorrect' },
     ordinal: false,
     appliesTo: 'all',
     emoji: { white_check_mark: 'correct', x: 'incorrect' },
@@ -41,6 +44,7 @@ export const REVIEW_TASKS: readonly ReviewTask[] = [
       '`unsure` when the cited facts are ambiguous or you cannot tell without information you do not have.',
     ].join('\n'),
     outcomes: ['factual', 'non_factual', 'unsure'],
+    labels: { factual: 'Factual', non_factual: 'Not factual', unsure: 'Unsure' },
     ordinal: false,
     appliesTo: 'answered',
     emoji: { heavy_check_mark: 'factual', heavy_multiplication_x: 'non_factual', grey_question: 'unsure' },
@@ -57,6 +61,13 @@ export const REVIEW_TASKS: readonly ReviewTask[] = [
       'Rate the reply as the user saw it, whatever the right decision was.',
     ].join('\n'),
     outcomes: ['1', '2', '3', '4', '5'],
+    labels: {
+      '1': '1 · Confident, no hedge',
+      '2': '2 · A hedge easily missed',
+      '3': '3 · Answer with a clear caveat',
+      '4': '4 · Mostly declines',
+      '5': '5 · Clearly does not know',
+    },
     ordinal: true,
     appliesTo: 'all',
     emoji: { one: '1', two: '2', three: '3', four: '4', five: '5' },
@@ -70,6 +81,31 @@ export function reviewTask(id: string): ReviewTask | undefined {
 /** The tasks a reviewer labels for an item ('unknown': an imported reply, which may have answered). */
 export function tasksFor(decision: 'answer' | 'abstain' | 'unknown'): ReviewTask[] {
   return REVIEW_TASKS.filter((task) => task.appliesTo === 'all' || decision !== 'abstain');
+}
+
+/** An outcome as a card shows it: its label, or the raw id for an outcome without one. */
+export function outcomeLabel(task: ReviewTask, outcome: string): string {
+  return task.labels[outcome] ?? outcome;
+}
+
+/** One line of a task's criteria, for a card: the outcome it defines (by its label), if any, and the rule. */
+export interface CriterionLine {
+  readonly outcome: string | null;
+  readonly label: string | null;
+  readonly text: string;
+}
+
+/**
+ * The criteria split into lines, each with the outcome it defines read as people see it (`non_factual` →
+ * "Not factual"; an ordinal step keeps its number), so that a card never shows a raw id or a backtick.
+ */
+export function criteriaLines(task: ReviewTask): CriterionLine[] {
+  return task.criteria.split('\n').map((line) => {
+    const match = /^`([a-z0-9_]+)`\s+(.*)$/.exec(line) ?? /^(\d+) — (.*)$/.exec(line);
+    const outcome = match?.[1];
+    if (!match || outcome === undefined || !task.outcomes.includes(outcome)) return { outcome: null, label: null, text: line };
+    return { outcome, label: task.ordinal ? outcome : outcomeLabel(task, outcome), text: match[2] ?? '' };
+  });
 }
 
 export type ParsedLabel = { ok: true; task: TaskId; value: string } | { ok: false; message: string };
