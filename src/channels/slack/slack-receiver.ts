@@ -4,15 +4,15 @@ import { HTTPModuleFunctions as http, HTTPResponseAck, type App, type Logger, ty
 import { describeError } from '../../errors.js';
 import type { Route } from '../http/api-routes.js';
 import { requestPath } from '../http/request-target.js';
-import { slackInbound, type SlackQuestion } from './slack-inbound.js';
+import type { SlackInbound, SlackQuestion } from './slack-inbound.js';
 
 export const SLACK_EVENTS_PATH = '/slack/events';
 
 export interface SlackReceiverOptions {
   readonly signingSecret: string;
   readonly logger: Logger;
-  /** The bot's own user id: its messages are not questions. */
-  readonly botUserId: string;
+  /** Reads a question out of an event body (or says why it is none): what this install answers. */
+  readonly parse: (body: unknown) => SlackInbound;
   /** Stores a question durably; resolves once stored. Rejects when it cannot be (the database is down). */
   readonly enqueue: (question: SlackQuestion, retryNum: number) => Promise<void>;
   readonly bodyLimitBytes?: number;
@@ -108,20 +108,11 @@ export class SlackEventsReceiver implements Receiver {
     if (body.ssl_check === '1') return http.buildSSLCheckResponse(res);
     if (body.type === 'url_verification') return http.buildUrlVerificationResponse(res, body);
     // A header that is not a small whole number (`abc`, 1e20) is no retry count: stored as such, the question would never be answered.
-    const retried = http.extractRetryNumFromHTTPRequest(req) ?? 0;
-    const retryNum = Number.isSafeInteger(retried) && retried >= 0 && retried < 1_000 ? retried : 0;
+    const retryNum = retryCount(http.extractRetryNumFromHTTPRequest(req));
     if (body.type === 'event_callback') {
-      const parsed = slackInbound(body, this.options.botUserId);
-      if (parsed.ok) {
-        try {
-          await this.options.enqueue(parsed.question, retryNum);
-        } catch (error) {
-          logger.error(`Could not store the question; not acknowledged, so Slack delivers it again: ${describeError(error)}`);
-          res.writeHead(503, { 'retry-after': '5' }).end();
-          return;
-        }
-        return http.buildNoBodyResponse(res, 200);
-      }
+      const stored = await storeQuestion(this.options, body, retryNum);
+      if (stored === 'failed') return void res.writeHead(503, { 'retry-after': '5' }).end();
+      if (stored === 'stored') return http.buildNoBodyResponse(res, 200);
     }
     const ack = new HTTPResponseAck({
       logger,
@@ -144,5 +135,30 @@ export class SlackEventsReceiver implements Receiver {
       if (!known) logger.warn('Malformed request body: a payload of no known type');
       http.buildNoBodyResponse(res, known ? 200 : 400);
     }
+  }
+}
+
+/** A retry count as a small whole number (0 when absent or not one): stored as is, a bogus one would never be answered. */
+export function retryCount(value: unknown): number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value < 1_000 ? value : 0;
+}
+
+/**
+ * Both receivers' first step for an event: a question is stored before anything acknowledges it. 'failed':
+ * it could not be stored (logged; the caller must not acknowledge, so Slack delivers it again).
+ */
+export async function storeQuestion(
+  options: Pick<SlackReceiverOptions, 'parse' | 'enqueue' | 'logger'>,
+  body: unknown,
+  retryNum: number,
+): Promise<'stored' | 'failed' | 'not_a_question'> {
+  const parsed = options.parse(body);
+  if (!parsed.ok) return 'not_a_question';
+  try {
+    await options.enqueue(parsed.question, retryNum);
+    return 'stored';
+  } catch (error) {
+    options.logger.error(`Could not store the question; not acknowledged, so Slack delivers it again: ${describeError(error)}`);
+    return 'failed';
   }
 }

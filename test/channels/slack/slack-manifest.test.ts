@@ -4,38 +4,38 @@ import { parse } from 'yaml';
 
 import { SLACK_EVENTS_PATH } from '../../../src/channels/slack/slack-channel.js';
 
-// The manifest must ask for exactly what the channel uses.
-const manifest = parse(readFileSync(new URL('../../../deploy/slack-app-manifest.yaml', import.meta.url), 'utf8')) as {
-  features: { slash_commands: Array<{ command: string; url: string }>; bot_user: { display_name: string } };
+interface Manifest {
+  display_information: Record<string, string>;
+  features: { slash_commands: Array<{ command: string; url?: string }>; bot_user: { display_name: string } };
   oauth_config: { scopes: { bot: string[] } };
   settings: {
-    event_subscriptions: { request_url: string; bot_events: string[] };
-    interactivity: { is_enabled: boolean; request_url: string };
+    event_subscriptions: { request_url?: string; bot_events: string[] };
+    interactivity: { is_enabled: boolean; request_url?: string };
     socket_mode_enabled: boolean;
   };
-};
+}
 
-describe('deploy/slack-app-manifest.yaml', () => {
-  it('points events, the slash command and interactivity at /slack/events', () => {
-    const urls = [
-      manifest.settings.event_subscriptions.request_url,
-      manifest.settings.interactivity.request_url,
-      manifest.features.slash_commands[0]!.url,
-    ];
-    for (const url of urls) expect(new URL(url).pathname).toBe(SLACK_EVENTS_PATH);
-    expect(manifest.settings.interactivity.is_enabled).toBe(true);
-    expect(manifest.settings.socket_mode_enabled).toBe(false);
-  });
+const read = (name: string) => parse(readFileSync(new URL(`../../../deploy/${name}`, import.meta.url), 'utf8')) as Manifest;
+const manifest = read('slack-app-manifest.yaml');
+const socket = read('slack-app-manifest.socket.yaml');
 
+// The manifests must ask for exactly what the channel uses, and the same in both modes.
+describe.each([
+  ['slack-app-manifest.yaml', manifest],
+  ['slack-app-manifest.socket.yaml', socket],
+])('deploy/%s', (_name, m) => {
   it('subscribes to the events the channel answers, with the scopes its Web API calls need', () => {
-    expect(manifest.settings.event_subscriptions.bot_events.sort()).toEqual([
+    expect([...m.settings.event_subscriptions.bot_events].sort()).toEqual([
       'app_mention',
+      'message.channels',
+      'message.groups',
       'message.im',
       'reaction_added',
       'reaction_removed',
     ]);
-    expect(manifest.features.slash_commands.map((c) => c.command)).toEqual(['/candor']);
-    expect(manifest.oauth_config.scopes.bot.sort()).toEqual([
+    expect(m.features.slash_commands.map((c) => c.command)).toEqual(['/candor']);
+    expect(m.settings.interactivity.is_enabled).toBe(true);
+    expect([...m.oauth_config.scopes.bot].sort()).toEqual([
       'app_mentions:read',
       'channels:history',
       'chat:write',
@@ -46,5 +46,36 @@ describe('deploy/slack-app-manifest.yaml', () => {
       'reactions:write',
       'usergroups:read',
     ]);
+  });
+});
+
+describe('deploy/slack-app-manifest.yaml', () => {
+  it('points events, the slash command and interactivity at /slack/events', () => {
+    const urls = [
+      manifest.settings.event_subscriptions.request_url,
+      manifest.settings.interactivity.request_url,
+      manifest.features.slash_commands[0]!.url,
+    ];
+    for (const url of urls) expect(new URL(url!).pathname).toBe(SLACK_EVENTS_PATH);
+    expect(manifest.settings.socket_mode_enabled).toBe(false);
+  });
+});
+
+describe('deploy/slack-app-manifest.socket.yaml', () => {
+  it('turns Socket Mode on and names no request URL', () => {
+    expect(socket.settings.socket_mode_enabled).toBe(true);
+    expect(socket.settings.event_subscriptions.request_url).toBeUndefined();
+    expect(socket.settings.interactivity.request_url).toBeUndefined();
+    expect(socket.features.slash_commands[0]!.url).toBeUndefined();
+    expect(JSON.stringify(socket)).not.toContain('https://');
+  });
+
+  it('is the HTTP manifest but for how Slack reaches Candor', () => {
+    const http = structuredClone(manifest);
+    delete http.settings.event_subscriptions.request_url;
+    delete http.settings.interactivity.request_url;
+    for (const c of http.features.slash_commands) delete c.url;
+    http.settings.socket_mode_enabled = true;
+    expect(socket).toEqual(http);
   });
 });
