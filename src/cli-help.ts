@@ -29,6 +29,12 @@ taken as facts. Unchanged files change nothing; a changed file makes a new KB ve
   --kb NAME   knowledge base (default CANDOR_KB, "default")
   --json      one JSON summary on stdout
 Exit code 1 when a file could not be read (the rest is stored).`,
+  channels: `Usage: candor channels [--json]
+
+Which knowledge bases answer where: each CANDOR_CHANNELS entry in order (Slack channel or "dm", Teams
+conversation or team, or "personal"), with its KBs' versions and sizes, whether it answers every message or
+only mentions, and its reply mode; then the default (CANDOR_KB) for direct messages and unmapped channels.
+Exits 1 when an entry names a knowledge base that does not exist (serve refuses to start then).`,
   ask: `Usage: candor ask "QUESTION" [--kb NAME] [--json]
 
 Answers from the knowledge base or refuses, saying why.
@@ -40,6 +46,9 @@ Exit code 0 for an answer and for a refusal; 1 for errors; 2 for usage errors.`,
       leave-one-out: each question asked with the full KB and with its own fact left out
   candor eval detect --responses FILE [--json]
       the rule abstention detector over replies {"id","question","response","label"?}
+  candor eval follow-ups [--questions FILE] [--kb NAME] [--json]
+      thread follow-ups {"previous","followUp","standalone","kind"} made standalone as typed, by the rule and
+      by the model (when configured), each asked and held to the hand-written question (default: examples/questions/follow-ups.jsonl)
   candor eval generate --kb NAME [--per-fact N] [--categories LIST|all|none] [--per-category N] [--out FILE] [--json]
       test questions per fact and don't-know questions (needs a model)`,
   review: `Usage:

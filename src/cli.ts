@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import type { Decision } from './ask/decision.js';
+import { channelMap, formatChannelMap } from './channels/chat/channel-map.js';
 import { formatReplyText } from './channels/chat/reply-text.js';
 import { expertGapsCommand } from './cli-gaps.js';
 import { helpOrVersion } from './cli-help.js';
@@ -12,6 +13,7 @@ import { loadConfig, type Config } from './config.js';
 import { CandorError } from './errors.js';
 import { evalCalibrate } from './eval/calibrate/calibrate-command.js';
 import { evalDetect } from './eval/detect-command.js';
+import { evalFollowUps } from './eval/follow-ups/follow-ups-command.js';
 import { evalGenerate } from './eval/generate/generate-command.js';
 import { evalLoo } from './eval/loo-command.js';
 import { embedMissingFacts, type EmbedSummary } from './kb/embed-facts.js';
@@ -26,12 +28,14 @@ const USAGE = `Usage: candor <command> [options]
   start                              ingest the example KB if the KB is empty, then serve
   serve                              HTTP API (/api/ask, /healthz, /metrics), the console at /, configured channels
   migrate                            apply pending database migrations, then exit (a deployment's init step)
+  channels [--json]                  which knowledge bases answer in which Slack channel / Teams conversation (CANDOR_CHANNELS)
   ingest PATH... [--kb NAME] [--json]  documents (.txt .md .html .pdf .docx) or facts (.jsonl) → facts
   ask "QUESTION" [--kb NAME] [--json]  answer or refuse
   eval loo --kb NAME --questions FILE [--markdown FILE] [--json]   leave-one-out evaluation (abstention per question category)
   eval calibrate --kb NAME (--questions FILE | --from-labels) [--target-abstention X] [--out PREFIX] [--apply] [--json]
                                      sweep the answerability threshold; SVG + JSON trade-off; --apply stores it for that KB
   eval detect --responses FILE [--json]          rule abstention detector over replies (vs their labels)
+  eval follow-ups [--questions FILE] [--kb NAME] [--json]   thread follow-ups made standalone (as typed, rule, model), held to hand-written ones
   eval generate --kb NAME [--per-fact N] [--categories LIST|all|none] [--per-category N] [--out FILE] [--json]
                                      questions per fact and don't-know questions (needs a model)
   review sample [--seed N] [--json]  pick interactions for review (stratified, near calls first)
@@ -129,6 +133,10 @@ export async function main(argv: string[]): Promise<number> {
         if (!args.values.responses) return usage('eval detect needs --responses FILE');
         return evalDetect(args.values.responses, args.values.json, print);
       }
+      if (args.positionals[0] === 'follow-ups') {
+        const followUps = { kb, questions: args.values.questions, json: args.values.json };
+        return withApp(config, purpose, (app) => evalFollowUps(app, followUps, print, progress));
+      }
       if (args.positionals[0] === 'generate') {
         const { kb: name, json, out, categories } = args.values;
         return withApp(config, purpose, (app) =>
@@ -154,7 +162,7 @@ export async function main(argv: string[]): Promise<number> {
         };
         return withApp(config, purpose, (app) => evalCalibrate(app, calibrate, print, progress));
       }
-      if (args.positionals[0] !== 'loo') return usage('eval supports: loo, calibrate, detect, generate');
+      if (args.positionals[0] !== 'loo') return usage('eval supports: loo, calibrate, detect, generate, follow-ups');
       if (!args.values.questions || !args.values.kb) return usage('eval loo needs --kb NAME and --questions FILE');
       const loo = { kb, questions: args.values.questions, markdown: args.values.markdown, json: args.values.json };
       return withApp(config, purpose, (app) => evalLoo(app, loo, print, progress));
@@ -180,6 +188,12 @@ export async function main(argv: string[]): Promise<number> {
       return withApp(config, purpose, (app) =>
         kbFactsCommand(app, { positionals: [command, ...args.positionals], values: args.values }, print),
       );
+    case 'channels':
+      return withApp(config, purpose, async (app) => {
+        const rows = await channelMap(app.config.channels, app.config.kb.defaultName, (name) => kbStatus(app.store.db, name));
+        process.stdout.write(args.values.json ? `${JSON.stringify({ channels: rows })}\n` : `${formatChannelMap(rows)}\n`);
+        return rows.some((r) => r.kbs.some((k) => k.version === null) && r.platform !== 'default') ? 1 : 0;
+      });
     case 'migrate': // opening the store applies pending migrations (under an advisory lock on PostgreSQL)
       return withApp(config, purpose, async (app) => (progress(`migrations applied (store: ${app.store.kind})`), 0));
     case 'serve':

@@ -1,3 +1,4 @@
+import { checkChannelKbs } from './channels/chat/channel-map.js';
 import { apiRoutes } from './channels/http/api-routes.js';
 import { consoleRoutes } from './channels/http/console/console-routes.js';
 import { startHttpServer } from './channels/http/http-server.js';
@@ -9,6 +10,7 @@ import { createConsoleFactEdits, createConsoleReads } from './console/console-re
 import { describeError } from './errors.js';
 import { startExpertDelivery } from './gaps/expert-delivery.js';
 import { guardProcess } from './guard-process.js';
+import { kbStatus } from './kb/ingest/ingest.js';
 import type { Candor } from './main.js';
 import { startReviewSchedules } from './review/review-schedules.js';
 import { startGapMetrics } from './telemetry/gap-metrics.js';
@@ -37,6 +39,7 @@ export async function serve(app: Candor): Promise<void> {
     }),
   );
   const channels = ['http'];
+  await checkChannelKbs(app.config.channels, app.config.kb.defaultName, (kb) => kbStatus(app.store.db, kb)).catch(closeAndThrow(app));
   // A chat channel that cannot start (Slack rejects the token) stops the whole start: exit non-zero, say why.
   const chat = createChatServices(app);
   const slack = app.config.slack ? await startSlackChannel(chat).catch(closeAndThrow(app)) : null;

@@ -14,7 +14,7 @@ import type { Log } from '../log.js';
 import { ATTR, SPAN } from '../telemetry/attributes.js';
 import { instruments } from '../telemetry/instruments.js';
 import { recordError, withSpan, withSpanSync } from '../telemetry/with-span.js';
-import { assessQuestion } from './assess-question.js';
+import { assessQuestion, type Assessment } from './assess-question.js';
 import { answerabilityView, evidenceView, round } from './decision-parts.js';
 import type { Decided, Decision } from './decision.js';
 import { GATE_MODEL } from './gate-model.js';
@@ -24,6 +24,12 @@ import type { InteractionRecorder } from './record-interaction.js';
 export interface AskRequest {
   readonly question: string;
   readonly kb?: string | undefined;
+  /**
+   * Several knowledge bases searched together (a channel mapped to more than one): each is gated on its own and
+   * the one whose answerability clears its threshold by the widest margin decides; its citations name it.
+   * Overrides `kb` when given.
+   */
+  readonly kbs?: readonly string[] | undefined;
   readonly channel: string;
   readonly eventId?: string | undefined;
   readonly userId?: string | undefined;
@@ -63,7 +69,8 @@ export function createAsk(deps: AskDeps): Ask {
 
   return async (request, options = {}) => {
     const started = now();
-    const kbName = request.kb ?? deps.config.kb.defaultName;
+    const kbNames = request.kbs && request.kbs.length > 0 ? [...new Set(request.kbs)] : [request.kb ?? deps.config.kb.defaultName];
+    const kbName = kbNames.join('+');
     const cleaned = normaliseQuestion(request.question, deps.config.ask.maxQuestionChars);
     if (!cleaned.ok) throw new CandorError('input_invalid', cleaned.message, { status: 400 });
 
@@ -74,8 +81,9 @@ export function createAsk(deps: AskDeps): Ask {
       let decision: Decided;
       let index: KnowledgeIndex | undefined;
       try {
-        index = await deps.indexes.get(kbName);
-        decision = await decide(index, cleaned.text, options, deps);
+        const indexes = await readIndexes(deps, kbNames);
+        index = indexes[0];
+        ({ decision, index } = await decideAcross(indexes, cleaned.text, options, deps));
         if (deps.llm && decision.decision === 'abstain' && isHardLayer(decision.reasons[0]?.layer)) {
           instruments.llmCallsAvoided().add(1, { channel: request.channel });
           span.setAttribute(ATTR.llmCallAvoided, true);
@@ -83,7 +91,7 @@ export function createAsk(deps: AskDeps): Ask {
       } catch (error) {
         if (error instanceof CandorError && error.code === 'kb_not_found') throw error;
         recordError(span, error);
-        decision = unavailable(kbName, index?.version ?? 0);
+        decision = unavailable(index?.name ?? kbNames[0] ?? kbName, index?.version ?? 0);
         deps.log?.('error', 'ask failed closed', { error: describeError(error) });
       }
       const latencyMs = round(now() - started);
@@ -99,27 +107,79 @@ export function createAsk(deps: AskDeps): Ask {
         });
       }
       const reason = decision.decision === 'abstain' ? (decision.reasons[0]?.code ?? 'unknown') : 'none';
-      instruments.asks().add(1, { decision: decision.decision, reason, confidence: decision.confidence, channel: request.channel });
-      instruments.askDuration().record(latencyMs, { decision: decision.decision, channel: request.channel });
+      const kb = decision.kb.name;
+      instruments.asks().add(1, { decision: decision.decision, reason, confidence: decision.confidence, channel: request.channel, kb });
+      instruments.askDuration().record(latencyMs, { decision: decision.decision, channel: request.channel, kb });
       return { ...decision, traceId, latencyMs, interactionId };
     });
   };
 }
 
-async function decide(index: KnowledgeIndex, question: string, options: AskOptions, deps: AskDeps): Promise<Decided> {
+/**
+ * The indexes of the KBs asked. One KB that does not exist is the caller's mistake (kb_not_found); of several,
+ * the missing ones are skipped with a warning so long as one remains (start-up checks the mapping).
+ */
+async function readIndexes(deps: AskDeps, names: readonly string[]): Promise<KnowledgeIndex[]> {
+  if (names.length === 1) return [await deps.indexes.get(names[0] as string)];
+  const found: KnowledgeIndex[] = [];
+  let missing: unknown;
+  for (const name of names) {
+    try {
+      found.push(await deps.indexes.get(name));
+    } catch (error) {
+      if (!(error instanceof CandorError && error.code === 'kb_not_found')) throw error;
+      missing = error;
+      deps.log?.('warn', 'a knowledge base of a channel is missing; asking the others', { kb: name });
+    }
+  }
+  if (found.length === 0) throw missing;
+  return found;
+}
+
+/**
+ * One KB: its gate decides. Several: each is gated on its own (one retrieval and one score per KB), and the
+ * KB whose answerability clears its own threshold by the widest margin decides — scores are calibrated
+ * probabilities, comparable across KBs where raw retrieval scores are not. Only that KB is answered from (one
+ * model call at most), and its citations carry its name.
+ */
+async function decideAcross(
+  indexes: readonly KnowledgeIndex[],
+  question: string,
+  options: AskOptions,
+  deps: AskDeps,
+): Promise<{ decision: Decided; index: KnowledgeIndex }> {
+  const queryVector = await embedQuestion(deps, indexes, question);
+  const assessed = indexes.map((index) => ({ index, assessed: assess(index, question, options, deps, queryVector) }));
+  const margin = (a: Assessment) => a.gate.answerability.score - a.input.settings.minAnswerability;
+  const passing = assessed.filter((a) => a.assessed.gate.pass);
+  const pool = passing.length > 0 ? passing : assessed;
+  const best = pool.reduce((a, b) => (margin(b.assessed) > margin(a.assessed) ? b : a));
+  const decision = await finish(best.index, best.assessed, deps);
+  if (indexes.length === 1) return { decision, index: best.index };
+  const named = decision.evidence.map((e) => ({ ...e, kb: best.index.name }));
+  return { decision: { ...decision, evidence: named } as Decided, index: best.index };
+}
+
+function assess(
+  index: KnowledgeIndex,
+  question: string,
+  options: AskOptions,
+  deps: AskDeps,
+  queryVector: Float32Array | undefined,
+): Assessment {
   const config = deps.config;
   const exclude = index.resolveExternalIds(options.exclude ?? []).keys;
-  const queryVector = await embedQuestion(deps, index, question);
-  const assessed = assessQuestion(index, question, {
+  const vector = index.hasVectors ? queryVector : undefined;
+  return assessQuestion(index, question, {
     config,
     model: deps.model ?? GATE_MODEL,
     exclude,
-    queryVector,
+    queryVector: vector,
     ...(options.minAnswerability === undefined ? {} : { minAnswerability: options.minAnswerability }),
     retrieveHook: (retrieve) =>
       withSpanSync(
         SPAN.retrieve,
-        { [ATTR.topK]: config.ask.topK, [ATTR.excluded]: exclude.size, [ATTR.vector]: queryVector !== undefined },
+        { [ATTR.topK]: config.ask.topK, [ATTR.excluded]: exclude.size, [ATTR.vector]: vector !== undefined, [ATTR.kbName]: index.name },
         (span) => {
           const hits = retrieve();
           span.setAttribute(ATTR.hits, hits.length);
@@ -136,6 +196,10 @@ async function decide(index: KnowledgeIndex, question: string, options: AskOptio
         return verdict;
       }),
   });
+}
+
+async function finish(index: KnowledgeIndex, assessed: Assessment, deps: AskDeps): Promise<Decided> {
+  const config = deps.config;
   const { gate, ranked } = assessed;
   const kb = { name: index.name, version: index.version };
   const answerability = answerabilityView(gate, assessed.thresholdSource);
@@ -182,8 +246,8 @@ async function decide(index: KnowledgeIndex, question: string, options: AskOptio
  * The question's embedding when the KB has fact embeddings. A failure here
  * costs only the vector half of retrieval: the lexical half still answers.
  */
-async function embedQuestion(deps: AskDeps, index: KnowledgeIndex, question: string): Promise<Float32Array | undefined> {
-  if (!deps.llm?.embeddingModel || !index.hasVectors) return undefined;
+async function embedQuestion(deps: AskDeps, indexes: readonly KnowledgeIndex[], question: string): Promise<Float32Array | undefined> {
+  if (!deps.llm?.embeddingModel || !indexes.some((i) => i.hasVectors)) return undefined;
   try {
     const [vector] = await embedTexts(deps.llm, [question]);
     return vector;

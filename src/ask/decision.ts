@@ -13,6 +13,8 @@ export interface EvidenceView {
   readonly section?: string | null;
   /** A link people can open, when the source has one. */
   readonly url?: string | null;
+  /** The knowledge base the fact is from: set when several KBs were searched together. */
+  readonly kb?: string;
 }
 
 export type { Confidence } from '../core/gate/gate.js';
@@ -32,6 +34,8 @@ interface DecisionCommon {
   readonly generation?: { readonly model: string; readonly prompt: string };
   /** `high` | `medium` (answered with a caveat) | `low` (refused). */
   readonly confidence: Confidence;
+  /** A follow-up read with its thread: the standalone question judged, shown as "Understood as: …". */
+  readonly understoodAs?: string | undefined;
 }
 
 /** An answer: the text and exactly the facts it cites. */

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, ne, sql } from 'drizzle-orm';
 
 import type { Db } from '../store/open-store.js';
 import { interactions, knowledgeBases } from '../store/schema.js';
@@ -20,6 +20,28 @@ export interface InteractionClaim {
   readonly userHash: string | null;
   /** The normalised question (empty when the message held none). */
   readonly question: string;
+  /** The chat thread it was asked in (see ThreadQuestion); absent outside threads. */
+  readonly threadRef?: string | undefined;
+}
+
+/** A follow-up read with its thread: what the gate judged, made of what was typed. */
+export interface Understood {
+  /** The standalone question the gate judged. */
+  readonly question: string;
+  /** What the person typed. */
+  readonly typed: string;
+  /** 'rewritten' by the model, or 'borrowed' the thread's topic words. */
+  readonly by: 'rewritten' | 'borrowed';
+}
+
+/** Where to look for a thread's earlier question. */
+export interface ThreadLookup {
+  readonly channel: string;
+  readonly threadRef: string;
+  /** This question's own event: never its own earlier question (a retry finds its own row). */
+  readonly eventId: string;
+  /** Only a question asked this recently counts (a direct message's running conversation); unset: any. */
+  readonly withinMs?: number | undefined;
 }
 
 /** Row states this module writes; `done` rows carry a decision. */
@@ -39,8 +61,10 @@ export interface InteractionClaims {
   claim(claim: InteractionClaim): Promise<number | null>;
   /** The row an earlier try of this event claimed (a retry after a crash answers into it), or null. */
   find(channel: string, eventId: string): Promise<number | null>;
-  /** Fills the claimed row with the decision. */
-  complete(id: number, decision: Decision): Promise<void>;
+  /** Fills the claimed row with the decision (and, for a follow-up, the standalone question it judged). */
+  complete(id: number, decision: Decision, understood?: Understood): Promise<void>;
+  /** The question the bot last answered or refused in a thread (as judged), or null when it has not replied there. */
+  earlier(lookup: ThreadLookup): Promise<string | null>;
   /** Closes a claimed row that got no decision. */
   close(id: number, outcome: ClaimClosing): Promise<void>;
 }
@@ -56,7 +80,24 @@ export function createInteractionClaims(db: Db): InteractionClaims {
         .where(and(eq(interactions.channel, channel), eq(interactions.eventId, eventId)));
       return row?.id ?? null;
     },
-    complete: (id, decision) => completeInteraction(db, id, decision),
+    complete: (id, decision, understood) => completeInteraction(db, id, decision, understood),
+    async earlier(lookup) {
+      const [row] = await db
+        .select({ question: interactions.question })
+        .from(interactions)
+        .where(
+          and(
+            eq(interactions.channel, lookup.channel),
+            eq(interactions.threadRef, lookup.threadRef),
+            eq(interactions.status, 'done' satisfies ClaimStatus),
+            ne(interactions.eventId, lookup.eventId),
+            lookup.withinMs === undefined ? undefined : gt(interactions.createdAt, new Date(Date.now() - lookup.withinMs)),
+          ),
+        )
+        .orderBy(desc(interactions.id))
+        .limit(1);
+      return row?.question ?? null;
+    },
     close: (id, outcome) => closeInteraction(db, id, outcome),
   };
 }
@@ -71,6 +112,7 @@ export async function claimInteraction(db: Db, claim: InteractionClaim): Promise
       conversationRef: claim.conversationRef,
       userHash: claim.userHash,
       question: claim.question,
+      threadRef: claim.threadRef ?? null,
       status: 'pending' satisfies ClaimStatus,
     })
     .onConflictDoNothing()
@@ -79,7 +121,7 @@ export async function claimInteraction(db: Db, claim: InteractionClaim): Promise
 }
 
 /** Fills the claimed row with the decision (what the shared recorder would have written). */
-export async function completeInteraction(db: Db, id: number, decision: Decision): Promise<void> {
+export async function completeInteraction(db: Db, id: number, decision: Decision, understood?: Understood): Promise<void> {
   await db
     .update(interactions)
     .set({
@@ -88,6 +130,7 @@ export async function completeInteraction(db: Db, id: number, decision: Decision
       ...decisionColumns(decision),
       traceId: decision.traceId,
       latencyMs: decision.latencyMs,
+      ...(understood ? { question: understood.question, typedQuestion: understood.typed, understoodBy: understood.by } : {}),
     })
     .where(eq(interactions.id, id));
 }

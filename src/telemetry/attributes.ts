@@ -29,6 +29,8 @@ export const ATTR = {
   /** Chat events: the channel's event id, whether it was a redelivery, Slack's retry number, the inbox try. */
   eventId: 'candor.event.id',
   eventDuplicate: 'candor.event.duplicate',
+  /** How a chat question was read with its thread: 'none' | 'as_asked' | 'rewritten' | 'borrowed' | 'not_a_question'. */
+  followUp: 'candor.follow_up',
   eventRetryNum: 'candor.event.retry_num',
   inboxAttempt: 'candor.inbox.attempt',
   slackDirect: 'candor.slack.direct',
@@ -44,6 +46,7 @@ export const SPAN = {
   answer: 'candor.answer',
   record: 'candor.record',
   claim: 'candor.claim',
+  followUp: 'candor.follow_up',
   deliver: 'candor.deliver',
   /** The root span of one chat question: `candor.slack.message`, `candor.teams.message`. */
   chatMessage: (channel: string) => `candor.${channel}.message`,

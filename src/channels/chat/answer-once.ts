@@ -1,13 +1,13 @@
 import type { Attributes } from '@opentelemetry/api';
 
 import type { Ask } from '../../ask/ask-service.js';
-import type { InteractionClaims } from '../../ask/interaction-claims.js';
+import type { InteractionClaims, Understood } from '../../ask/interaction-claims.js';
 import { normaliseQuestion } from '../../core/text/normalise-question.js';
 import { CandorError, describeError } from '../../errors.js';
 import type { Log } from '../../log.js';
 import { ATTR, SPAN } from '../../telemetry/attributes.js';
 import { withSpan } from '../../telemetry/with-span.js';
-import type { QueuedQuestion, Reply } from './chat-message.js';
+import type { FollowUp, QueuedQuestion, Reply } from './chat-message.js';
 
 export interface AnswerOnceDeps {
   readonly claims: InteractionClaims;
@@ -16,6 +16,8 @@ export interface AnswerOnceDeps {
   readonly maxQuestionChars: number;
   readonly userHashSalt: string;
   readonly kb?: string | undefined;
+  /** Makes a thread's follow-up a standalone question; absent: follow-ups are judged as typed. */
+  readonly followUp?: FollowUp | undefined;
   readonly now?: () => number;
 }
 
@@ -55,6 +57,20 @@ export function answerQueued(deps: AnswerOnceDeps, question: QueuedQuestion, hoo
   return withSpan(SPAN.chatMessage(question.channel), attributes, async (span) => {
     const traceId = span.spanContext().traceId;
     const cleaned = normaliseQuestion(question.text, deps.maxQuestionChars);
+    const thread = question.thread;
+    const earlier = thread
+      ? await deps.claims.earlier({
+          channel: question.channel,
+          threadRef: thread.ref,
+          eventId: question.eventId,
+          withinMs: thread.withinMs,
+        })
+      : null;
+    if (thread?.requireEarlier && earlier === null) {
+      // A message without a mention in a thread the bot never replied in: conversation between people, not a question.
+      span.setAttribute(ATTR.followUp, 'not_a_question');
+      return null;
+    }
     const claimId = await withSpan(SPAN.claim, {}, async () => {
       const fresh = await deps.claims.claim({
         channel: question.channel,
@@ -62,24 +78,31 @@ export function answerQueued(deps: AnswerOnceDeps, question: QueuedQuestion, hoo
         conversationRef: question.conversationRef,
         userHash: question.userHash,
         question: cleaned.ok ? cleaned.text : '',
+        threadRef: thread?.ref,
       });
       return fresh ?? (await deps.claims.find(question.channel, question.eventId));
     });
     if (claimId === null) throw new Error(`the interaction row of event ${question.eventId} is neither new nor there`);
     const done = hooks.working?.();
     try {
-      const decided = await decide(deps, question, cleaned.ok ? null : cleaned.message);
+      const understood = cleaned.ok && earlier !== null ? await readFollowUp(deps, question, earlier, cleaned.text) : undefined;
+      span.setAttribute(ATTR.followUp, earlier === null ? 'none' : (understood?.by ?? 'as_asked'));
+      const asked = understood ? { ...question, text: understood.question } : question;
+      const decided = await decide(deps, asked, cleaned.ok ? null : cleaned.message);
       const { failed } = decided;
       // The reply names its stored row: feedback and "Ask an expert" buttons act on it.
       const reply: Reply =
         decided.reply.kind === 'decision'
-          ? { kind: 'decision', decision: { ...decided.reply.decision, interactionId: claimId } }
+          ? {
+              kind: 'decision',
+              decision: { ...decided.reply.decision, interactionId: claimId, ...(understood ? { understoodAs: understood.question } : {}) },
+            }
           : decided.reply;
       const latencyMs = Math.round((now() - started) * 1000) / 1000;
       // Recorded before it is delivered: a reply the person sees is always a stored interaction.
       await withSpan(SPAN.record, {}, () =>
         reply.kind === 'decision'
-          ? deps.claims.complete(claimId, reply.decision)
+          ? deps.claims.complete(claimId, reply.decision, understood)
           : deps.claims.close(claimId, { status: failed ? 'failed' : 'rejected', reply: reply.message, traceId, latencyMs }),
       );
       return await withSpan(SPAN.deliver, {}, () => hooks.deliver(reply));
@@ -107,6 +130,30 @@ export async function answerOrGiveUp(
   }
 }
 
+/**
+ * The follow-up as a standalone question, or undefined when it is judged as typed (it stands alone, or the
+ * rewrite failed: fail closed). The rewrite never stops the answer.
+ */
+async function readFollowUp(
+  deps: AnswerOnceDeps,
+  question: QueuedQuestion,
+  previous: string,
+  typed: string,
+): Promise<Understood | undefined> {
+  if (!deps.followUp) return undefined;
+  try {
+    const made = await withSpan(SPAN.followUp, {}, () =>
+      (deps.followUp as FollowUp)({ previous, followUp: typed, kbs: question.kbs ?? (deps.kb ? [deps.kb] : []) }),
+    );
+    const standalone = normaliseQuestion(made.question, deps.maxQuestionChars);
+    if (made.method === 'as_asked' || !standalone.ok || standalone.text === typed) return undefined;
+    return { question: standalone.text, typed, by: made.method };
+  } catch (error) {
+    deps.log('warn', 'follow-up could not be read with its thread; judged as typed', { error: describeError(error) });
+    return undefined;
+  }
+}
+
 async function decide(deps: AnswerOnceDeps, question: QueuedQuestion, problem: string | null): Promise<{ reply: Reply; failed: boolean }> {
   if (problem !== null) return { reply: { kind: 'problem', message: problem }, failed: false };
   try {
@@ -115,6 +162,7 @@ async function decide(deps: AnswerOnceDeps, question: QueuedQuestion, problem: s
       {
         question: question.text,
         kb: deps.kb,
+        kbs: question.kbs,
         channel: question.channel,
         eventId: question.eventId,
         conversationRef: question.conversationRef,

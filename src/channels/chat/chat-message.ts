@@ -22,4 +22,26 @@ export interface QueuedQuestion {
   readonly conversationRef: string;
   readonly userHash: string | null;
   readonly text: string;
+  /** The knowledge bases that answer where it was asked (CANDOR_CHANNELS); absent: the default. */
+  readonly kbs?: readonly string[] | undefined;
+  /** The thread it was asked in: a follow-up there is read with the thread's earlier question. */
+  readonly thread?: QueuedThread | undefined;
 }
+
+export interface QueuedThread {
+  readonly ref: string;
+  /** A message read without a mention: a question only as a follow-up in a thread the bot replied in. */
+  readonly requireEarlier: boolean;
+  /** Only an earlier question this recent counts (a direct message's running conversation). */
+  readonly withinMs?: number | undefined;
+}
+
+/** How long a direct message's earlier question stays the context of the next one. */
+export const DIRECT_FOLLOW_UP_MS = 10 * 60_000;
+
+/** Reads a follow-up with the thread's earlier question: the question the gate should judge. */
+export type FollowUp = (input: {
+  readonly previous: string;
+  readonly followUp: string;
+  readonly kbs: readonly string[];
+}) => Promise<{ readonly question: string; readonly method: 'as_asked' | 'rewritten' | 'borrowed' }>;

@@ -8,6 +8,7 @@ import type { Inbox } from '../../inbox/inbox-store.js';
 import type { Log } from '../../log.js';
 import type { ReviewDesk } from '../../review/review-desk.js';
 import type { AnswerOnceDeps } from './answer-once.js';
+import type { FollowUp } from './chat-message.js';
 
 /**
  * What a chat channel may call in the app: an object of functions, so that a
@@ -32,6 +33,8 @@ export interface ChatServices {
   readonly feedback: FeedbackService;
   /** "Ask an expert": gaps, experts' posts and answers that become facts, written once for every channel. */
   readonly experts: ExpertDesk;
+  /** Reads a thread's follow-up with its earlier question (a model rewrite, or the no-model rule). */
+  readonly followUp?: FollowUp | undefined;
 }
 
 /** The answer-once dependencies a chat channel takes from its services. */
@@ -43,5 +46,6 @@ export function answerDeps(services: ChatServices): AnswerOnceDeps {
     maxQuestionChars: services.config.ask.maxQuestionChars,
     userHashSalt: services.config.telemetry.userHashSalt,
     kb: services.config.kb.defaultName,
+    followUp: services.followUp,
   };
 }

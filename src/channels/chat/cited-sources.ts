@@ -11,6 +11,8 @@ export interface Citation {
   readonly section: string | null;
   /** An http(s) link people can open; null when the source has none or it is any other scheme. */
   readonly url: string | null;
+  /** The knowledge base it is from, when several were searched together; null otherwise. */
+  readonly kb: string | null;
 }
 
 export interface CitedAnswer {
@@ -39,10 +41,11 @@ export function citeAnswer(answer: string, evidence: readonly EvidenceView[], op
     const title = clean(e.title) ?? clean(e.source) ?? e.factId;
     const rawSection = clean(e.section);
     const section = rawSection === null || title === rawSection || title.endsWith(` › ${rawSection}`) ? null : rawSection;
-    const key = url === null ? `title\u0000${title}\u0000${section ?? ''}` : `url\u0000${url}\u0000${section ?? ''}`;
+    const kb = e.kb ?? null;
+    const key = `${kb ?? ''}\u0000${url === null ? `title\u0000${title}` : `url\u0000${url}`}\u0000${section ?? ''}`;
     let citation = byKey.get(key);
     if (!citation) {
-      citation = { n: citations.length + 1, title: cap(title, MAX_TITLE), section: section && cap(section, MAX_SECTION), url };
+      citation = { n: citations.length + 1, title: cap(title, MAX_TITLE), section: section && cap(section, MAX_SECTION), url, kb };
       byKey.set(key, citation);
       citations.push(citation);
     }
@@ -57,9 +60,10 @@ export function citeDecision(d: Pick<Answered, 'answer' | 'evidence' | 'generati
   return citeAnswer(d.answer, d.evidence, { markers: d.generation !== undefined });
 }
 
-/** "Title › Section", or the title alone. */
+/** "Title › Section", or the title alone; "(KB name)" after it when several KBs were searched. */
 export function citationLabel(c: Citation): string {
-  return c.section === null ? c.title : `${c.title} › ${c.section}`;
+  const label = c.section === null ? c.title : `${c.title} › ${c.section}`;
+  return c.kb === null ? label : `${label} (${c.kb})`;
 }
 
 /** `[2]` → `[1]` when evidence 2 joined citation 1; `[1][1]` and `[1, 1]` collapse. Numbers out of range stay as written. */

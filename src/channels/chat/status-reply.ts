@@ -20,13 +20,15 @@ export async function statusReply(
   services: Pick<ChatServices, 'status' | 'config' | 'log'>,
   channel: 'slack' | 'teams',
   budgetMs = STATUS_BUDGET_MS,
+  kbs: readonly string[] = [services.config.kb.defaultName],
 ): Promise<string> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`status took longer than ${budgetMs} ms`)), budgetMs);
   });
   try {
-    return formatStatusReport(await Promise.race([services.status(services.config.kb.defaultName), timeout]));
+    const reports = await Promise.race([Promise.all(kbs.map((kb) => services.status(kb))), timeout]);
+    return reports.map(formatStatusReport).join('\n');
   } catch (error) {
     services.log('error', `${channel}: status failed`, { error: describeError(error) });
     return STATUS_UNAVAILABLE;

@@ -33,6 +33,8 @@ export interface SlackMessage {
 export function renderSlackReply(reply: Reply, buttons?: ReplyButtons): SlackMessage[] {
   const sections: string[] = [];
   const context: string[] = [];
+  if (reply.kind === 'decision' && reply.decision.understoodAs)
+    sections.push(`_Understood as: ${escapeMrkdwn(reply.decision.understoodAs)}_`);
   if (reply.kind === 'problem') {
     sections.push(escapeMrkdwn(reply.message));
   } else if (reply.decision.decision === 'answer') {

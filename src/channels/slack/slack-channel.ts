@@ -1,22 +1,24 @@
-import { App, SocketModeReceiver, webApi, type Receiver } from '@slack/bolt';
+import { App, webApi } from '@slack/bolt';
 
 import type { Config } from '../../config.js';
 import { CandorError, describeError } from '../../errors.js';
 import { ATTR } from '../../telemetry/attributes.js';
 import { withTraceFrom } from '../../telemetry/trace-carrier.js';
 import { answerOrGiveUp, EVENT_ATTR, type AnswerOnceDeps } from '../chat/answer-once.js';
+import { answersUnmentioned, routeFor } from '../chat/channel-routes.js';
 import { answerDeps, type ChatServices } from '../chat/chat-services.js';
 import { startInboxWorker, type InboxWorker } from '../chat/inbox-worker.js';
 import type { Route } from '../http/api-routes.js';
 import { boltLogger } from './bolt-logger.js';
-import { candorCommand } from './candor-command.js';
-import { postReplyOnce } from './slack-delivery.js';
+import { candorCommand, enqueueCommand } from './candor-command.js';
+import { deliverSlackReply } from './deliver-slack-reply.js';
 import { registerSlackExperts } from './slack-experts.js';
 import { autoAskExperts, registerSlackFeedback, replyButtons } from './slack-feedback.js';
-import { slackInbound } from './slack-inbound.js';
+import { slackInbound, type SlackQuestion } from './slack-inbound.js';
 import { slackEntry, slackPayload } from './slack-inbox.js';
 import { SLACK_EVENTS_PATH, SlackEventsReceiver } from './slack-receiver.js';
 import { registerSlackReview, type SlackReview } from './slack-review.js';
+import { SlackSocketReceiver } from './slack-socket-receiver.js';
 import { slackUserGroups } from './slack-user-groups.js';
 import { describeSlackError, workingReaction } from './working-reaction.js';
 
@@ -49,10 +51,11 @@ export interface SlackChannel {
 /**
  * Starts the Slack channel: checks the bot token with auth.test (a rejected
  * token is a start-up error), then receives events over HTTP (Bolt's signature
- * check in Candor's receiver, mounted on Candor's server) or Socket Mode
- * when SLACK_APP_TOKEN is set. A question is stored in the durable inbox
- * before Slack is told it arrived; inbox workers answer and reply, at most once
- * per event id across replicas, and take up again what a dead worker left.
+ * check in Candor's receiver, mounted on Candor's server) or, when
+ * SLACK_APP_TOKEN is set, over Socket Mode (no public URL). In both, a
+ * question is stored in the durable inbox before Slack is told it arrived;
+ * inbox workers answer and reply, at most once per event id across replicas,
+ * and take up again what a dead worker left.
  */
 export async function startSlackChannel(host: ChatServices, options: SlackChannelOptions = {}): Promise<SlackChannel> {
   const settings = host.config.slack;
@@ -70,20 +73,31 @@ export async function startSlackChannel(host: ChatServices, options: SlackChanne
   const { inbox } = host;
   const inboxSettings = host.config.inbox;
   let worker: InboxWorker | undefined;
-  const enqueue = async (question: Parameters<typeof slackPayload>[0], retryNum: number) => {
+  const client = new webApi.WebClient(settings.botToken, clientOptions);
+  const isGroupMember = slackUserGroups(client, host.log);
+  const { channels } = host.config;
+  const enqueue = async (question: SlackQuestion, retryNum: number) => {
+    // The mapping is read on arrival: the stored question carries its KBs and reply mode.
+    const route = await routeFor(channels, host.config.kb.defaultName, question.place, {
+      user: question.user,
+      isMember: (group, user) => isGroupMember([group], user),
+    });
+    if (!question.mentioned && !question.direct && route.mentionOnly) {
+      return void host.log('debug', 'slack: event ignored', { reason: 'not_mentioned_for_asker' });
+    }
     const fresh = await inbox.put({
       channel: 'slack',
       eventId: question.inbound.eventId,
-      payload: slackPayload(question, deps.userHashSalt, retryNum),
+      payload: slackPayload(question, deps.userHashSalt, retryNum, route),
     });
     if (fresh) worker?.wake();
     else host.log('info', 'duplicate delivery ignored', { channel: 'slack', eventId: question.inbound.eventId, retryNum });
   };
-  const http = settings.appToken
-    ? null
-    : new SlackEventsReceiver({ signingSecret: settings.signingSecret ?? '', logger, botUserId: auth.userId, enqueue });
-  const receiver: Receiver =
-    http ?? new SocketModeReceiver({ appToken: settings.appToken as string, logger, installerOptions: { clientOptions } });
+  const parse = (body: unknown) =>
+    slackInbound(body, { botUserId: auth.userId, unmentioned: (place) => answersUnmentioned(channels, place) });
+  const http = settings.appToken ? null : new SlackEventsReceiver({ signingSecret: settings.signingSecret ?? '', logger, parse, enqueue });
+  const receiver: SlackEventsReceiver | SlackSocketReceiver =
+    http ?? new SlackSocketReceiver({ appToken: settings.appToken as string, logger, clientOptions, parse, enqueue });
   const bolt = new App({
     token: settings.botToken,
     botId: auth.botId,
@@ -95,22 +109,8 @@ export async function startSlackChannel(host: ChatServices, options: SlackChanne
     // No conversation-state middleware: Candor keeps no per-conversation state, and it costs every event.
     convoStore: false,
   });
-  const client = new webApi.WebClient(settings.botToken, clientOptions);
   const reaction = { delayMs: options.reactionDelayMs ?? 1500, name: options.reaction ?? 'hourglass_flowing_sand', log: host.log };
 
-  if (!http) {
-    // Socket Mode (local development) acknowledges over the socket before listeners run: the question is
-    // stored right after, not before, the acknowledgement.
-    const onEvent = async ({ body, context }: { body: unknown; context: { retryNum?: number } }) => {
-      const parsed = slackInbound(body, auth.userId);
-      if (!parsed.ok) return void host.log('debug', 'slack: event ignored', { reason: parsed.ignored });
-      await enqueue(parsed.question, context.retryNum ?? 0).catch((error: unknown) =>
-        host.log('error', 'slack: could not store a question', { error: describeError(error) }),
-      );
-    };
-    bolt.event('app_mention', onEvent);
-    bolt.event('message', onEvent);
-  }
   worker = startInboxWorker(inbox, {
     channel: 'slack',
     concurrency: options.answerConcurrency ?? inboxSettings.concurrency,
@@ -118,7 +118,8 @@ export async function startSlackChannel(host: ChatServices, options: SlackChanne
     pollMs: inboxSettings.pollMs,
     maxAttempts: inboxSettings.maxAttempts,
     recoverFirst: host.soleWriter,
-    ...(http ? { holdWhile: () => http.busy } : {}),
+    // Answering waits while questions are being received and stored: acknowledgements come first.
+    holdWhile: () => receiver.busy,
     log: host.log,
     process: (entry, { final }) => {
       const q = slackEntry(entry);
@@ -129,15 +130,20 @@ export async function startSlackChannel(host: ChatServices, options: SlackChanne
           q.question,
           {
             attributes: { [EVENT_ATTR.retryNum]: q.retryNum, [EVENT_ATTR.attempt]: entry.attempts, [ATTR.slackDirect]: q.direct },
-            working: () => workingReaction(client, { channel: q.message.channel, timestamp: q.message.ts }, reaction),
+            ...(q.message.ts === ''
+              ? {}
+              : { working: () => workingReaction(client, { channel: q.message.channel, timestamp: q.message.ts }, reaction) }),
             deliver: async (reply) => {
-              const ts = await postReplyOnce(client, { eventId: entry.eventId, reply: q.reply, message: q.message }, reply, {
+              const ts = await deliverSlackReply(client, { eventId: entry.eventId, reply: q.reply, message: q.message }, reply, {
+                delivery: q.delivery,
                 retry: entry.attempts > 1,
                 log: host.log,
                 buttons: replyButtons(host.experts, reply),
+                salt: deps.userHashSalt,
+                apiUrl: settings.apiUrl,
               });
               // Before the inbox hears it was posted: a retry after a crash here asks again (at most one request per reply).
-              if (ts !== null) await autoAskExperts(host, reply, q.reply);
+              if (ts !== null && q.delivery.kind === 'thread') await autoAskExperts(host, reply, q.reply);
               if (ts !== null) await inbox.posted(entry.id, ts);
               return ts;
             },
@@ -147,14 +153,22 @@ export async function startSlackChannel(host: ChatServices, options: SlackChanne
       );
     },
   });
-  bolt.command('/candor', candorCommand(host));
-  const isGroupMember = slackUserGroups(client, host.log);
+  bolt.command(
+    '/candor',
+    candorCommand({
+      ...host,
+      route: (place, user) =>
+        routeFor(channels, host.config.kb.defaultName, place, { user, isMember: (group, u) => isGroupMember([group], u) }),
+      enqueueAsk: enqueueCommand(host, () => worker?.wake()),
+    }),
+  );
   const review = registerSlackReview(bolt, client, {
     review: host.review,
     log: host.log,
     channel: host.config.review.slackChannel,
     reviewers: host.config.review.reviewers,
     isGroupMember,
+    publicUrl: host.config.publicUrl,
   });
   registerSlackFeedback(bolt, client, { feedback: host.feedback, experts: host.experts, log: host.log });
   registerSlackExperts(bolt, client, { experts: host.experts, log: host.log, isGroupMember });

@@ -1,4 +1,4 @@
-import type { Activity, CloudAdapter, ConversationReference, TurnContext } from 'botbuilder';
+import type { Activity, CloudAdapter, ConversationParameters, ConversationReference, TurnContext } from 'botbuilder';
 
 type Outgoing = Parameters<TurnContext['sendActivity']>[0];
 
@@ -18,13 +18,18 @@ export async function sendNew(adapter: CloudAdapter, appId: string, conversation
   let id = '';
   await adapter.continueConversationAsync(appId, conversationAt(conversation, appId), async (context) => {
     // A new message in the conversation, not a reply to the synthetic continuation activity.
-    context.onSendActivities(async (_ctx, activities, next) => {
-      for (const a of activities) delete a.replyToId;
-      return next();
-    });
+    asNewMessages(context);
     id = (await context.sendActivity(activity))?.id ?? '';
   });
   return id;
+}
+
+/** What the turn sends goes out as new messages, not replies to the turn's own (synthetic) activity. */
+function asNewMessages(context: TurnContext): void {
+  context.onSendActivities(async (_ctx, activities, next) => {
+    for (const a of activities) delete a.replyToId;
+    return next();
+  });
 }
 
 /** Sends one activity into a stored conversation, as a reply to `replyToId` when given; returns its id. */
@@ -56,4 +61,43 @@ export async function updateIn(
   await adapter.continueConversationAsync(appId, conversationAt(conversation, appId), async (context) => {
     await context.updateActivity({ ...activity, id: activityId });
   });
+}
+
+/** Who the Bot Framework issues outbound tokens for, in the public cloud. */
+const CONNECTOR_AUDIENCE = 'https://api.botframework.com';
+
+/**
+ * Sends one activity to the user of a stored conversation in their personal chat with the bot (creating it
+ * if need be): Teams has no ephemeral messages, so a private answer goes there. Returns its id.
+ */
+export async function sendPersonal(
+  adapter: CloudAdapter,
+  appId: string,
+  reference: Partial<ConversationReference>,
+  activity: Outgoing,
+): Promise<string | null> {
+  const user = reference.user?.id;
+  const tenantId = reference.conversation?.tenantId;
+  if (!user || !reference.serviceUrl) return null;
+  let id: string | null = null;
+  await adapter.createConversationAsync(
+    appId,
+    reference.channelId ?? 'msteams',
+    reference.serviceUrl,
+    CONNECTOR_AUDIENCE,
+    {
+      isGroup: false,
+      bot: { id: appId, name: 'Candor' },
+      members: [{ id: user, name: '' }],
+      tenantId: tenantId ?? '',
+      channelData: tenantId ? { tenant: { id: tenantId } } : {},
+      activity: undefined as never,
+    } as ConversationParameters,
+    async (context) => {
+      // A new message in the new chat, not a reply to the synthetic "conversation created" activity.
+      asNewMessages(context);
+      id = (await context.sendActivity(activity))?.id ?? '';
+    },
+  );
+  return id;
 }

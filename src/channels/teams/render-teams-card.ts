@@ -45,6 +45,7 @@ export function adaptiveCard(body: Block[]): AdaptiveCard {
 /** What a reply card shows of its decision (no buttons). */
 export function replyContent(d: Decision): Block[] {
   const body: Block[] = [];
+  if (d.understoodAs) body.push({ ...text(`Understood as: ${shorten(d.understoodAs)}`), size: 'Small', isSubtle: true });
   if (d.decision === 'answer') {
     const { answer, citations } = citeDecision(d);
     if (d.caveat) body.push({ ...text(`⚠️ ${shorten(d.caveat)}`), color: 'Attention' });

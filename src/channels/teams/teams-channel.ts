@@ -5,6 +5,7 @@ import type { Log } from '../../log.js';
 import { ATTR } from '../../telemetry/attributes.js';
 import { withTraceFrom } from '../../telemetry/trace-carrier.js';
 import { answerOrGiveUp, EVENT_ATTR } from '../chat/answer-once.js';
+import { answersUnmentioned, describeRoute, routeFor } from '../chat/channel-routes.js';
 import { answerDeps, type ChatServices } from '../chat/chat-services.js';
 import { startInboxWorker, type InboxWorker } from '../chat/inbox-worker.js';
 import { statusReply } from '../chat/status-reply.js';
@@ -14,7 +15,7 @@ import { requestPath } from '../http/request-target.js';
 import { checkActivity } from './activity-envelope.js';
 import { botFrameworkAuthentication } from './bot-framework-auth.js';
 import { CandorTeamsBot, type TeamsReaction } from './candor-teams-bot.js';
-import { sendReply } from './proactive-send.js';
+import { sendPersonal, sendReply } from './proactive-send.js';
 import { answerTurn, InboxUnavailable, runTurn, TurnAdapter } from './run-turn.js';
 import { teamsExperts } from './teams-experts.js';
 import { teamsEntry, teamsPayload } from './teams-inbox.js';
@@ -68,6 +69,7 @@ export function startTeamsChannel(host: ChatServices, options: TeamsChannelOptio
     review: host.review,
     log: host.log,
     conversation: host.config.review.teamsConversation,
+    publicUrl: host.config.publicUrl,
   });
   const replyActions = teamsReplyActions({ feedback: host.feedback, experts: host.experts, secret: deps.userHashSalt, log: host.log });
   const experts = teamsExperts(adapter, appId, { experts: host.experts, log: host.log });
@@ -75,13 +77,16 @@ export function startTeamsChannel(host: ChatServices, options: TeamsChannelOptio
   const bot = new CandorTeamsBot({
     log: host.log,
     userHashSalt: deps.userHashSalt,
-    enqueue: async (question, context) => {
+    unmentioned: (place) => answersUnmentioned(host.config.channels, place),
+    enqueue: async (question, context, how) => {
+      const route = await routeFor(host.config.channels, host.config.kb.defaultName, question.place);
+      if (!question.mentioned && route.mentionOnly) return void host.log('debug', 'teams: activity ignored', { reason: 'not_mentioned' });
       let fresh: boolean;
       try {
         fresh = await host.inbox.put({
           channel: 'teams',
           eventId: question.inbound.eventId,
-          payload: teamsPayload(question, context, deps.userHashSalt),
+          payload: teamsPayload(question, context, deps.userHashSalt, { kbs: route.kbs, privately: how?.privately ?? false }),
         });
       } catch (error) {
         host.log('error', 'teams: could not store a question; not acknowledged', { error: describeError(error) });
@@ -91,7 +96,10 @@ export function startTeamsChannel(host: ChatServices, options: TeamsChannelOptio
       else host.log('info', 'duplicate delivery ignored', { channel: 'teams', eventId: question.inbound.eventId });
     },
     onReaction: options.onReaction,
-    statusText: () => statusReply(host, 'teams'),
+    statusText: async (place) => {
+      const route = await routeFor(host.config.channels, host.config.kb.defaultName, place);
+      return `${describeRoute(route).replace(/\*/g, '')}\n\n${await statusReply(host, 'teams', undefined, route.kbs)}`;
+    },
     review,
     submits: [(context) => replyActions.handleSubmit(context), (context) => experts.handleSubmit(context)],
   });
@@ -115,7 +123,8 @@ export function startTeamsChannel(host: ChatServices, options: TeamsChannelOptio
       if (entry.postedRef !== null) return Promise.resolve(entry.postedRef);
       const q = teamsEntry(entry);
       // Replies go out proactively, into the conversation and as a reply to the question.
-      const send = (activity: Parameters<TurnContext['sendActivity']>[0]) => sendReply(adapter, appId, q.reference, q.replyToId, activity);
+      const send = (activity: Parameters<TurnContext['sendActivity']>[0]) =>
+        q.privately ? sendPersonal(adapter, appId, q.reference, activity) : sendReply(adapter, appId, q.reference, q.replyToId, activity);
       return withTraceFrom(q.trace, () =>
         answerOrGiveUp(
           deps,

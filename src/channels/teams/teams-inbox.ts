@@ -4,14 +4,13 @@ import { z } from 'zod';
 import { hashUserId } from '../../ask/record-interaction.js';
 import type { ClaimedEntry } from '../../inbox/inbox-store.js';
 import { traceCarrier } from '../../telemetry/trace-carrier.js';
-import type { QueuedQuestion } from '../chat/chat-message.js';
-import type { TeamsInbound } from './teams-inbound.js';
+import { DIRECT_FOLLOW_UP_MS, type QueuedQuestion } from '../chat/chat-message.js';
+import { QUEUED_FIELDS, queuedQuestion } from '../chat/queued-fields.js';
+import type { TeamsQuestion } from './teams-inbound.js';
 
 /** What the inbox keeps of a Teams question: the question (user id hashed) and the conversation to reply in. */
 const Payload = z.object({
-  conversationRef: z.string(),
-  userHash: z.string().nullable(),
-  text: z.string(),
+  ...QUEUED_FIELDS,
   personal: z.boolean(),
   /**
    * The conversation reference: where to reply. Of the user it keeps the conversation member id Teams
@@ -19,12 +18,24 @@ const Payload = z.object({
    */
   reference: z.record(z.string(), z.unknown()),
   replyToId: z.string(),
-  /** The receiving request's trace context: answering continues that trace. */
-  trace: z.record(z.string(), z.string()).optional(),
+  /** `personal`: the reply goes to the asker's personal chat with the bot (the "ask" command in a channel). */
+  delivery: z.enum(['reply', 'personal']).optional(),
 });
 
-export function teamsPayload(q: Extract<TeamsInbound, { ok: true }>, context: TurnContext, salt: string): Record<string, unknown> {
+export function teamsPayload(
+  q: TeamsQuestion,
+  context: TurnContext,
+  salt: string,
+  route?: { readonly kbs: readonly string[]; readonly privately?: boolean },
+): Record<string, unknown> {
   return {
+    ...(route ? { kbs: [...route.kbs] } : {}),
+    thread: {
+      ref: q.thread.ref,
+      requireEarlier: !q.mentioned && q.thread.inThread,
+      ...(q.thread.windowed ? { withinMs: DIRECT_FOLLOW_UP_MS } : {}),
+    },
+    ...(route?.privately ? { delivery: 'personal' as const } : {}),
     conversationRef: q.inbound.conversationRef,
     userHash: hashUserId(q.inbound.userId, salt),
     text: q.inbound.text,
@@ -47,6 +58,8 @@ export function storedReference(activity: Partial<Activity>): Record<string, unk
 
 export interface TeamsEntry {
   readonly question: QueuedQuestion;
+  /** The reply goes to the asker's personal chat, not the conversation asked in. */
+  readonly privately: boolean;
   readonly personal: boolean;
   readonly reference: Partial<ConversationReference>;
   readonly replyToId: string;
@@ -57,7 +70,8 @@ export interface TeamsEntry {
 export function teamsEntry(entry: ClaimedEntry): TeamsEntry {
   const p = Payload.parse(entry.payload);
   return {
-    question: { channel: 'teams', eventId: entry.eventId, conversationRef: p.conversationRef, userHash: p.userHash, text: p.text },
+    question: queuedQuestion('teams', entry, p),
+    privately: p.delivery === 'personal',
     personal: p.personal,
     reference: p.reference as Partial<ConversationReference>,
     replyToId: p.replyToId,

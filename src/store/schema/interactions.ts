@@ -44,7 +44,14 @@ export const interactions = pgTable(
     userHash: text('user_hash'),
     kbId: integer('kb_id').references(() => knowledgeBases.id),
     kbVersion: integer('kb_version'),
+    /** The question the gate judged: for a follow-up in a thread, the standalone question made of it. */
     question: text('question').notNull(),
+    /** What the person typed, when it differs from `question` (a follow-up read with its thread); null otherwise. */
+    typedQuestion: text('typed_question'),
+    /** How `question` was made of what was typed: 'rewritten' (the model) | 'borrowed' (the thread's topic words); null: as typed. */
+    understoodBy: text('understood_by'),
+    /** The chat thread the question was asked in (follow-ups read its earlier question); null outside chat threads. */
+    threadRef: text('thread_ref'),
     status: text('status').notNull().default('done'),
     decision: text('decision'),
     /** The right decision when known ('answer' | 'abstain'): imported benchmark replies carry it; live traffic does not. */
@@ -74,5 +81,6 @@ export const interactions = pgTable(
     uniqueIndex('interactions_channel_event').on(t.channel, t.eventId),
     index('interactions_created').on(t.createdAt),
     index('interactions_decision').on(t.decision, t.reason),
+    index('interactions_thread').on(t.channel, t.threadRef, t.id),
   ],
 );

@@ -14,10 +14,17 @@ describe('citeAnswer', () => {
         title: 'MediShield Life & You <2025>',
         section: '3. Coverage > 3.2 How much is the premium?',
         url: 'https://www.cpf.gov.sg/medishield-life?page=7&lang=en',
+        kb: null,
       },
-      { n: 2, title: 'Premium table | 2025', section: null, url: null },
+      { n: 2, title: 'Premium table | 2025', section: null, url: null, kb: null },
     ]);
     expect(citationLabel(citations[0]!)).toBe('MediShield Life & You <2025> › 3. Coverage > 3.2 How much is the premium?');
+    // Several KBs searched together: the citation names its KB, and the same source in two KBs is two citations.
+    const [hr, it] = citeAnswer('x', [evidence('Handbook', { kb: 'hr' }), evidence('Handbook', { factId: 'b', kb: 'it' })], {
+      markers: false,
+    }).citations;
+    expect(citationLabel(hr!)).toBe('Handbook (hr)');
+    expect(citationLabel(it!)).toBe('Handbook (it)');
   });
 
   it('merges untitled facts by source and section, and does not repeat a section the source already names', () => {
@@ -50,7 +57,7 @@ describe('citeAnswer', () => {
     expect(httpUrl(`https://example.org/${'a'.repeat(2100)}`)).toBeNull();
     expect(httpUrl('HTTPS://Example.org/a b')).toBe('https://example.org/a%20b');
     const [c] = citeAnswer('x', [evidence('s', { title: 'T', url: 'javascript:alert(1)' })], { markers: false }).citations;
-    expect(c).toEqual({ n: 1, title: 'T', section: null, url: null });
+    expect(c).toEqual({ n: 1, title: 'T', section: null, url: null, kb: null });
   });
 
   it('keeps labels to one printable line', () => {

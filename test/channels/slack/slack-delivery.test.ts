@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { sleep, waitFor } from '../fake-http.js';
 import { ingestFixture, rowsFor } from '../kb-fixture.js';
-import { BOT_USER, sendSigned, slackEvent, startSlackRig, TEAM, type SlackRig } from './slack-harness.js';
+import { BOT_USER, sendSigned, slackEvent, slashCommand, startSlackRig, type SlackRig } from './slack-harness.js';
 
 let rig: SlackRig;
 let kb: { cleanup: () => void };
@@ -110,23 +110,7 @@ describe('Slack Web API errors', () => {
 });
 
 describe('/candor slash command', () => {
-  function command(text: string): string {
-    return new URLSearchParams({
-      token: 'legacy-verification-token',
-      team_id: TEAM,
-      team_domain: 'candor-test',
-      channel_id: 'C0GENERAL',
-      channel_name: 'general',
-      user_id: 'U0ASKER',
-      user_name: 'asker',
-      command: '/candor',
-      text,
-      api_app_id: 'A0CANDOR',
-      is_enterprise_install: 'false',
-      response_url: `${rig.slack.url}/commands/T0TEAM/1/abc`,
-      trigger_id: '1.2.3',
-    }).toString();
-  }
+  const command = (text: string) => slashCommand({ text, responseUrl: `${rig.slack.url}/commands/T0TEAM/1/abc` });
   const send = (text: string) => sendSigned(rig.eventsUrl, command(text), { contentType: 'application/x-www-form-urlencoded' });
 
   it('help: answers in the ack, only to the person who asked', async () => {
@@ -153,7 +137,8 @@ describe('/candor slash command', () => {
     const body = (await res.json()) as { response_type: string; text: string };
     expect(body.response_type).toBe('ephemeral');
     expect(body.text).toBe(
-      `Knowledge base *default*: version 1, 4 facts from 1 documents.\nToday (since 00:00 UTC): ${abstained} of ${asked} abstained (${((abstained / asked) * 100).toFixed(1)}%).`,
+      'Knowledge base *default* answers here (when mentioned; the default, CANDOR_KB).\n' +
+        `Knowledge base *default*: version 1, 4 facts from 1 documents.\nToday (since 00:00 UTC): ${abstained} of ${asked} abstained (${((abstained / asked) * 100).toFixed(1)}%).`,
     );
   });
 

@@ -185,3 +185,23 @@ export function slackEvent(spec: EventSpec): { body: string; eventId: string; ts
   };
   return { body: JSON.stringify(envelope), eventId, ts, channel };
 }
+
+/** A `/candor` slash command as Slack posts it (form-encoded), from the channel and with the text given. */
+export function slashCommand(spec: { text: string; channel?: string; trigger?: string; responseUrl: string; user?: string }): string {
+  const channel = spec.channel ?? 'C0GENERAL';
+  return new URLSearchParams({
+    token: 'legacy-verification-token',
+    team_id: TEAM,
+    team_domain: 'candor-test',
+    channel_id: channel,
+    channel_name: channel === 'C0GENERAL' ? 'general' : channel.toLowerCase(),
+    user_id: spec.user ?? 'U0ASKER',
+    user_name: 'asker',
+    command: '/candor',
+    text: spec.text,
+    api_app_id: 'A0CANDOR',
+    is_enterprise_install: 'false',
+    response_url: spec.responseUrl,
+    trigger_id: spec.trigger ?? '1.2.3',
+  }).toString();
+}

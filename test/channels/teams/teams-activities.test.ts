@@ -203,7 +203,7 @@ describe('Teams activities (anonymous development mode)', () => {
     await post(rig.messagesUrl, status.activity);
     const [statusReply] = rig.connector.callsTo(replyPath(status.conversationId, status.id));
     expect(String(statusReply!.body.text)).toMatch(
-      /^Knowledge base \*default\*: version 1, 4 facts from 1 documents\.\nToday \(since 00:00 UTC\): \d+ of \d+ abstained \(\d+\.\d%\)\.$/,
+      /^Knowledge base default answers here \([^)]*the default, CANDOR_KB\)\.\n\nKnowledge base \*default\*: version 1, 4 facts from 1 documents\.\nToday \(since 00:00 UTC\): \d+ of \d+ abstained \(\d+\.\d%\)\.$/,
     );
     expect(await rowsFor(rig.app.store.db, 'teams', `${help.conversationId}|${help.id}`)).toEqual([]);
     expect(await rowsFor(rig.app.store.db, 'teams', `${status.conversationId}|${status.id}`)).toEqual([]);

@@ -22,7 +22,7 @@ describe('deploy/teams/manifest.json', () => {
     expect(manifest.bots).toHaveLength(1);
     expect(manifest.bots[0]!.botId).toBe(manifest.id);
     expect(manifest.bots[0]!.scopes.sort()).toEqual(['groupChat', 'personal', 'team']);
-    expect(manifest.bots[0]!.commandLists[0]!.commands.map((c) => c.title)).toEqual(['help', 'status']);
+    expect(manifest.bots[0]!.commandLists[0]!.commands.map((c) => c.title)).toEqual(['help', 'status', 'ask', 'review here']);
   });
 
   it('ships icons of the sizes Teams requires (outline with an alpha channel)', () => {

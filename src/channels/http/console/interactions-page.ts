@@ -86,6 +86,17 @@ export function interactionPage(
           <th>question</th>
           <td data-testid="question">${i.question}</td>
         </tr>
+        ${
+          i.typedQuestion
+            ? html`<tr>
+                <th>typed</th>
+                <td data-testid="typed-question">
+                  ${i.typedQuestion}
+                  <span class="muted">(a follow-up in a thread, ${i.understoodBy === 'rewritten' ? 'rewritten by the model' : "read with the thread's topic"})</span>
+                </td>
+              </tr>`
+            : ''
+        }
         <tr>
           <th>when</th>
           <td>${formatTime(i.createdAt)}</td>

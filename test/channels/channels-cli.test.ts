@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { runCli } from './run-cli.js';
+
+// Processes, as an admin runs them: the embedded store in a temp folder.
+const dir = mkdtempSync(join(tmpdir(), 'candor-channels-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const CHANNELS = JSON.stringify([
+  { slack: 'C0HR', kb: 'hr' },
+  { slack: 'C0IT', kbs: ['hr', 'itpolicy'], mentionOnly: true },
+]);
+
+describe('candor channels and start-up with CANDOR_CHANNELS', () => {
+  it('lists the mapping with each KB (missing ones named, exit 1); serve refuses to start naming the missing KB', async () => {
+    writeFileSync(join(dir, 'hr.jsonl'), JSON.stringify({ id: 'hr-1', text: 'Staff get 18 days of annual leave.', source: 'HR' }));
+    const env = { CANDOR_DATA_DIR: join(dir, 'data'), CANDOR_CHANNELS: CHANNELS, CANDOR_KB: 'hr' };
+    const ingest = runCli(['ingest', join(dir, 'hr.jsonl'), '--kb', 'hr'], env);
+    expect(await ingest.exited).toBe(0);
+
+    const list = runCli(['channels', '--json'], env);
+    expect(await list.exited).toBe(1);
+    const { channels } = JSON.parse(list.stdout()) as { channels: Array<Record<string, unknown>> };
+    expect(channels).toEqual([
+      { platform: 'slack', where: 'C0HR', kbs: [{ name: 'hr', version: 1, facts: 1 }], mentionOnly: false, reply: 'thread', askers: null },
+      {
+        platform: 'slack',
+        where: 'C0IT',
+        kbs: [
+          { name: 'hr', version: 1, facts: 1 },
+          { name: 'itpolicy', version: null, facts: null },
+        ],
+        mentionOnly: true,
+        reply: 'thread',
+        askers: null,
+      },
+      {
+        platform: 'default',
+        where: 'everywhere else',
+        kbs: [{ name: 'hr', version: 1, facts: 1 }],
+        mentionOnly: true,
+        reply: 'thread',
+        askers: null,
+      },
+    ]);
+
+    const serve = runCli(['serve'], { ...env, PORT: '0' });
+    expect(await serve.exited).not.toBe(0);
+    expect(serve.stderr()).toContain('CANDOR_CHANNELS names knowledge bases that do not exist: itpolicy');
+    expect(serve.stderr()).not.toMatch(/\n\s+at /);
+  }, 120_000);
+});
