@@ -4,42 +4,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/store/open-store.js';
 import { tempFiles } from '../../support/compose.js';
 import { createTestStore, type TestStore } from '../../support/stores.js';
-import { waitFor, type FakeServer, type RecordedCall } from '../fake-http.js';
+import { waitFor } from '../fake-http.js';
 import { FACTS } from '../kb-fixture.js';
 import { runCli, type CliRun } from '../run-cli.js';
-import { BOT_TOKEN, BOT_USER, sendSigned, SIGNING_SECRET, slackEvent, startFakeSlack } from './slack-harness.js';
+import { BOT_TOKEN, BOT_USER, sendSigned, SIGNING_SECRET, slackEvent, slowSlack } from './slack-harness.js';
 
 const EVENTS = 50;
-
-/** Slack's Web API, slow to accept replies while `slow` is set, and able to show what was posted (with metadata). */
-async function slowSlack(): Promise<FakeServer & { slow: boolean }> {
-  const slack = (await startFakeSlack()) as FakeServer & { slow: boolean };
-  slack.slow = true;
-  const posted = (channel: unknown) => slack.callsTo('/api/chat.postMessage').filter((c) => c.body.channel === channel);
-  const asMessage = (c: RecordedCall, i: number) => ({
-    ts: `posted-${i}`,
-    text: c.body.text,
-    thread_ts: c.body.thread_ts,
-    metadata: c.body.metadata,
-  });
-  slack.use((call) => {
-    if (call.path === '/api/chat.postMessage' && slack.slow)
-      return { delayMs: 4_000, body: { ok: true, channel: call.body.channel, ts: `${Date.now()}.000100` } };
-    if (call.path === '/api/conversations.replies') {
-      return {
-        body: {
-          ok: true,
-          messages: posted(call.body.channel)
-            .map(asMessage)
-            .filter((m) => m.thread_ts === call.body.ts),
-        },
-      };
-    }
-    if (call.path === '/api/conversations.history') return { body: { ok: true, messages: posted(call.body.channel).map(asMessage) } };
-    return undefined;
-  });
-  return slack;
-}
 
 async function ingest(env: Record<string, string>, dir: ReturnType<typeof tempFiles>): Promise<void> {
   const file = dir.write('facts.jsonl', FACTS.map((f) => JSON.stringify(f)).join('\n'));

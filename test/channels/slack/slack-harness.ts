@@ -7,7 +7,7 @@ import { createChatServices } from '../../../src/chat-services.js';
 import { loadConfig } from '../../../src/config.js';
 import type { LogLevel } from '../../../src/log.js';
 import { buildCandor, type Candor } from '../../../src/main.js';
-import { startFakeServer, type FakeServer } from '../fake-http.js';
+import { startFakeServer, type FakeServer, type RecordedCall } from '../fake-http.js';
 
 export const SIGNING_SECRET = 'test-signing-secret-0123456789';
 export const BOT_TOKEN = 'xoxb-test-token';
@@ -204,4 +204,38 @@ export function slashCommand(spec: { text: string; channel?: string; trigger?: s
     response_url: spec.responseUrl,
     trigger_id: spec.trigger ?? '1.2.3',
   }).toString();
+}
+
+/**
+ * Slack's Web API, slow to accept replies while `slow` is set, and able to show what was posted (with metadata);
+ * with `socketUrl`, apps.connections.open hands out that Socket Mode URL.
+ */
+export async function slowSlack(socketUrl?: string): Promise<FakeServer & { slow: boolean }> {
+  const slack = (await startFakeSlack()) as FakeServer & { slow: boolean };
+  slack.slow = true;
+  const posted = (channel: unknown) => slack.callsTo('/api/chat.postMessage').filter((c) => c.body.channel === channel);
+  const asMessage = (c: RecordedCall, i: number) => ({
+    ts: `posted-${i}`,
+    text: c.body.text,
+    thread_ts: c.body.thread_ts,
+    metadata: c.body.metadata,
+  });
+  slack.use((call) => {
+    if (socketUrl && call.path === '/api/apps.connections.open') return { body: { ok: true, url: socketUrl } };
+    if (call.path === '/api/chat.postMessage' && slack.slow)
+      return { delayMs: 4_000, body: { ok: true, channel: call.body.channel, ts: `${Date.now()}.000100` } };
+    if (call.path === '/api/conversations.replies') {
+      return {
+        body: {
+          ok: true,
+          messages: posted(call.body.channel)
+            .map(asMessage)
+            .filter((m) => m.thread_ts === call.body.ts),
+        },
+      };
+    }
+    if (call.path === '/api/conversations.history') return { body: { ok: true, messages: posted(call.body.channel).map(asMessage) } };
+    return undefined;
+  });
+  return slack;
 }

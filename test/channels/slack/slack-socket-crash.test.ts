@@ -5,45 +5,15 @@ import { WebSocketServer, type WebSocket } from 'ws';
 
 import { openStore } from '../../../src/store/open-store.js';
 import { tempFiles } from '../../support/compose.js';
-import { waitFor, type FakeServer, type RecordedCall } from '../fake-http.js';
+import { waitFor, type FakeServer } from '../fake-http.js';
 import { FACTS } from '../kb-fixture.js';
 import { runCli, type CliRun } from '../run-cli.js';
-import { BOT_TOKEN, BOT_USER, slackEvent, startFakeSlack } from './slack-harness.js';
+import { BOT_TOKEN, BOT_USER, slackEvent, slowSlack } from './slack-harness.js';
 
 const EVENTS = 50;
 const CHANNEL = 'C0SOCKCRASH';
 
 type Question = ReturnType<typeof slackEvent>;
-
-/** Slack's Web API, slow to accept replies while `slow` is set, and able to show what was posted (with metadata). */
-async function slowSlack(wsUrl: string): Promise<FakeServer & { slow: boolean }> {
-  const slack = (await startFakeSlack()) as FakeServer & { slow: boolean };
-  slack.slow = true;
-  const posted = (channel: unknown) => slack.callsTo('/api/chat.postMessage').filter((c) => c.body.channel === channel);
-  const asMessage = (c: RecordedCall, i: number) => ({
-    ts: `posted-${i}`,
-    text: c.body.text,
-    thread_ts: c.body.thread_ts,
-    metadata: c.body.metadata,
-  });
-  slack.use((call) => {
-    if (call.path === '/api/apps.connections.open') return { body: { ok: true, url: wsUrl } };
-    if (call.path === '/api/chat.postMessage' && slack.slow)
-      return { delayMs: 4_000, body: { ok: true, channel: call.body.channel, ts: `${Date.now()}.000100` } };
-    if (call.path === '/api/conversations.replies')
-      return {
-        body: {
-          ok: true,
-          messages: posted(call.body.channel)
-            .map(asMessage)
-            .filter((m) => m.thread_ts === call.body.ts),
-        },
-      };
-    if (call.path === '/api/conversations.history') return { body: { ok: true, messages: posted(call.body.channel).map(asMessage) } };
-    return undefined;
-  });
-  return slack;
-}
 
 interface Envelope {
   readonly id: string;
