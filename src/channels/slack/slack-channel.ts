@@ -76,11 +76,13 @@ export async function startSlackChannel(host: ChatServices, options: SlackChanne
   const client = new webApi.WebClient(settings.botToken, clientOptions);
   const isGroupMember = slackUserGroups(client, host.log);
   const { channels } = host.config;
+  // Read before the acknowledgement: a slow user-group read must not hold it past Slack's 3 s (then: not a member).
+  const askerIn = (group: string, user: string) => withinMs(isGroupMember([group], user), GROUP_LOOKUP_MS, false);
   const enqueue = async (question: SlackQuestion, retryNum: number) => {
     // The mapping is read on arrival: the stored question carries its KBs and reply mode.
     const route = await routeFor(channels, host.config.kb.defaultName, question.place, {
       user: question.user,
-      isMember: (group, user) => isGroupMember([group], user),
+      isMember: askerIn,
     });
     if (!question.mentioned && !question.direct && route.mentionOnly) {
       return void host.log('debug', 'slack: event ignored', { reason: 'not_mentioned_for_asker' });
@@ -157,8 +159,7 @@ export async function startSlackChannel(host: ChatServices, options: SlackChanne
     '/candor',
     candorCommand({
       ...host,
-      route: (place, user) =>
-        routeFor(channels, host.config.kb.defaultName, place, { user, isMember: (group, u) => isGroupMember([group], u) }),
+      route: (place, user) => routeFor(channels, host.config.kb.defaultName, place, { user, isMember: askerIn }),
       enqueueAsk: enqueueCommand(host, () => worker?.wake()),
     }),
   );
@@ -199,6 +200,17 @@ export async function startSlackChannel(host: ChatServices, options: SlackChanne
       await worker.stop(graceMs);
     },
   };
+}
+
+/** How long the user-group read of a channel's `askers` may hold a question's acknowledgement. */
+const GROUP_LOOKUP_MS = 1500;
+
+function withinMs<T>(work: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 async function checkToken(

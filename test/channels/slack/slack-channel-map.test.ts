@@ -11,6 +11,7 @@ const CHANNELS = [
   { slack: 'C0IT', kb: 'it', mentionOnly: true },
   { slack: 'C0BOTH', kbs: ['hr', 'it'] },
   { slack: 'C0QUIET', kb: 'hr', reply: 'ephemeral', mentionOnly: true },
+  { slack: 'dm', askers: 'slack:group:S0MANAGERS', kbs: ['hr', 'it'] },
 ];
 
 let rig: SlackRig;
@@ -18,6 +19,11 @@ const cleanups: (() => void)[] = [];
 
 beforeAll(async () => {
   rig = await startSlackRig({ env: { CANDOR_CHANNELS: JSON.stringify(CHANNELS) } });
+  rig.slack.use((call) =>
+    call.path === '/api/usergroups.users.list' && call.body.usergroup === 'S0MANAGERS'
+      ? { body: { ok: true, users: ['U0MANAGER'] } }
+      : undefined,
+  );
   const db = rig.app.store.db;
   cleanups.push((await ingestFixture(db)).cleanup, await ingestFacts(db, 'hr', HR_FACTS), await ingestFacts(db, 'it', IT_FACTS));
 }, 30_000);
@@ -73,6 +79,9 @@ describe('channels mapped to knowledge bases (CANDOR_CHANNELS)', () => {
     expect(await ask(hrInDm)).toMatchObject({ decision: 'abstain', kb: 'default' });
     const unmapped = slackEvent({ channel: 'C0RANDOM', text: `<@${BOT_USER}> What does MediShield Life cover?` });
     expect(await ask(unmapped)).toMatchObject({ decision: 'answer', kb: 'default' });
+    // A member of the managers' group gets their own DM mapping: the HR handbook and IT policies.
+    const manager = slackEvent({ type: 'message', channel: 'D0MANAGER', user: 'U0MANAGER', text: 'What is the annual leave for staff?' });
+    expect(await ask(manager)).toMatchObject({ decision: 'answer', kb: 'hr' });
   });
 
   it('searches several KBs together and names the KB on each citation', async () => {
