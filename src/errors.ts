@@ -4,6 +4,7 @@ export type ErrorCode =
   | 'store_unavailable'
   | 'store_locked'
   | 'kb_not_found'
+  | 'kb_warming'
   | 'not_found'
   | 'kb_empty'
   | 'input_invalid'

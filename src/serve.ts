@@ -6,6 +6,7 @@ import { metricsRoute } from './channels/http/metrics-route.js';
 import { startSlackChannel } from './channels/slack/slack-channel.js';
 import { startTeamsChannel } from './channels/teams/teams-channel.js';
 import { createChatServices } from './chat-services.js';
+import { mappedKbs } from './config/channels-setting.js';
 import { createConsoleFactEdits, createConsoleReads } from './console/console-reads.js';
 import { describeError } from './errors.js';
 import { startExpertDelivery } from './gaps/expert-delivery.js';
@@ -17,11 +18,15 @@ import { startGapMetrics } from './telemetry/gap-metrics.js';
 
 /** Starts the HTTP server with every configured channel, and stops gracefully on SIGINT/SIGTERM. */
 export async function serve(app: Candor): Promise<void> {
+  // Indexes are built off the request path from now on, starting with every KB the channels name.
+  const served = mappedKbs(app.config.channels, app.config.kb.defaultName);
+  app.indexes.serveWhileBuilding({ maxWaitMs: app.config.kb.indexWaitMs });
   const routes = [
     apiRoutes({
       ask: app.ask,
       maxBodyBytes: app.config.http.maxBodyBytes,
       health: [{ name: 'database', check: () => app.store.ping() }],
+      indexes: () => app.indexes.readiness(served),
       token: app.config.http.apiToken,
     }),
   ];
@@ -49,6 +54,7 @@ export async function serve(app: Candor): Promise<void> {
   if (teams) routes.push(teams.route);
   if (teams) channels.push(teams.anonymous ? 'teams (/api/messages, ANONYMOUS: development only)' : 'teams (/api/messages)');
   const running = await startHttpServer(routes, { host: app.config.http.host, port: app.config.http.port, log: app.log });
+  const indexRefresh = keepIndexesWarm(app, served);
   const experts = startExpertDelivery(chat.experts, app.config.experts.deliverMs, app.log);
   const gapMetrics = startGapMetrics({ db: app.store.db, log: app.log });
   const schedules = await startReviewSchedules(app, {
@@ -70,6 +76,7 @@ export async function serve(app: Candor): Promise<void> {
     app.log(exitCode === 0 ? 'info' : 'error', 'shutting down', { signal });
     try {
       schedules.stop();
+      clearInterval(indexRefresh);
       experts.stop();
       gapMetrics.stop();
       await running.stop();
@@ -87,6 +94,19 @@ export async function serve(app: Candor): Promise<void> {
   guardProcess({ log: app.log, fatal: (reason) => void shutdown(reason, 70) });
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/**
+ * Builds the served KBs' indexes now, and again whenever a new version appears (an ingest by another
+ * process), so that the next ask finds it ready. A failed look is logged and tried on the next tick.
+ */
+function keepIndexesWarm(app: Candor, kbs: readonly string[]): NodeJS.Timeout {
+  const warm = () =>
+    app.indexes.warm(kbs).catch((error: unknown) => app.log('warn', 'could not look for new KB versions', { error: describeError(error) }));
+  void warm();
+  const timer = setInterval(warm, app.config.kb.indexRefreshMs);
+  timer.unref();
+  return timer;
 }
 
 function closeAndThrow(app: Candor): (error: unknown) => Promise<never> {

@@ -89,7 +89,8 @@ export function createAsk(deps: AskDeps): Ask {
           span.setAttribute(ATTR.llmCallAvoided, true);
         }
       } catch (error) {
-        if (error instanceof CandorError && error.code === 'kb_not_found') throw error;
+        // The caller's mistake (no such KB) or a KB still loading (come back shortly): not a refusal to record.
+        if (error instanceof CandorError && (error.code === 'kb_not_found' || error.code === 'kb_warming')) throw error;
         recordError(span, error);
         decision = unavailable(index?.name ?? kbNames[0] ?? kbName, index?.version ?? 0);
         deps.log?.('error', 'ask failed closed', { error: describeError(error) });

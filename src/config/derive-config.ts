@@ -14,6 +14,10 @@ export function deriveConfig(s: Settings, problems: Problem[]) {
     store: { databaseUrl: s.DATABASE_URL, dataDir: s.CANDOR_DATA_DIR },
     kb: {
       defaultName: s.CANDOR_KB,
+      /** Serving: how long an ask waits for a KB's first index before a 503 "warming up". */
+      indexWaitMs: s.CANDOR_INDEX_WAIT_MS,
+      /** Serving: how often new KB versions are looked for and their index built ahead of the next ask. */
+      indexRefreshMs: s.CANDOR_INDEX_REFRESH_MS,
       factExtraction: s.CANDOR_FACT_EXTRACTION,
       /** Folder → base URL for documents' links: pass as `ingestPaths(…, { sourceUrls: config.kb.sourceUrls })`. */
       sourceUrls: s.CANDOR_SOURCE_URLS ?? {},

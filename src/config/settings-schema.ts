@@ -27,6 +27,10 @@ export const settingsSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   CANDOR_MAX_QUESTION_CHARS: z.coerce.number().int().min(10).max(100_000).default(2000),
+  // A served KB's index is built off the request path: an ask for a KB with none yet waits this long, then gets a 503.
+  CANDOR_INDEX_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(2_000),
+  // How often a server looks for new KB versions (an ingest by another process) and builds their index before the next ask.
+  CANDOR_INDEX_REFRESH_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(10_000),
   CANDOR_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_000_000).default(65_536),
   // They share a listener with the public Slack and Teams endpoints: set these to keep them private.
   CANDOR_API_TOKEN: z.string().min(16, 'expected at least 16 characters (e.g. `openssl rand -hex 24`)').optional(),

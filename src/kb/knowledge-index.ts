@@ -47,6 +47,10 @@ export interface IndexCacheOptions {
   readonly expertDays?: ((kb: string) => number | undefined) | undefined;
   /** @default Date.now */
   readonly now?: () => number;
+  /** What a build awaits between slices of facts. @default a turn of the event loop (setImmediate) */
+  readonly pause?: () => Promise<void>;
+  /** Facts indexed between pauses. @default 500 */
+  readonly sliceSize?: number;
 }
 
 /** A knowledge base version, searchable in memory. Rebuilt when the version changes. */
@@ -70,6 +74,8 @@ export class KnowledgeIndex {
     rows: readonly StoredFact[],
     /** Unit-length fact embeddings for vector retrieval (empty: lexical only). */
     readonly vectors: ReadonlyMap<number, Float32Array> = new Map(),
+    /** The lexical index, when built already (KnowledgeIndex.build builds it a slice at a time). */
+    bm25?: Bm25Index,
   ) {
     const seenPassages = new Set<string>();
     for (const row of rows) {
@@ -80,9 +86,23 @@ export class KnowledgeIndex {
       if (!seenPassages.has(passage)) this.openers.add(row.id);
       seenPassages.add(passage);
     }
-    this.bm25 = new Bm25Index(
-      rows.map((row) => ({ key: row.id, text: row.text, context: searchContext(row), tags: identifierTags(row.text) })),
+    this.bm25 = bm25 ?? new Bm25Index(rows.map(indexable));
+  }
+
+  /** The index of a KB version, built a slice at a time with `pause` between slices (see Bm25Index.build). */
+  static async build(
+    kb: { readonly kbId: number; readonly name: string; readonly version: number },
+    rows: readonly StoredFact[],
+    vectors: ReadonlyMap<number, Float32Array>,
+    slicing: { readonly pause: () => Promise<void>; readonly sliceSize?: number | undefined },
+  ): Promise<KnowledgeIndex> {
+    const bm25 = await Bm25Index.build(
+      (function* () {
+        for (const row of rows) yield indexable(row);
+      })(),
+      { pause: slicing.pause, ...(slicing.sliceSize ? { sliceSize: slicing.sliceSize } : {}) },
     );
+    return new KnowledgeIndex(kb.kbId, kb.name, kb.version, rows, vectors, bm25);
   }
 
   get size(): number {
@@ -173,16 +193,38 @@ export class KnowledgeIndex {
   }
 }
 
+/** A KB's index as /healthz reports it. */
+export interface IndexReadiness {
+  readonly kb: string;
+  /** The version answers come from now; null: none built yet. */
+  readonly version: number | null;
+  /** A build in progress (a newer version, or the first). */
+  readonly building: number | null;
+  readonly facts: number | null;
+}
+
 /**
  * Keeps one index per KB and rebuilds it when the stored version moves on, so
  * every replica answers from the newest version after an ingest elsewhere.
+ * Builds yield to the event loop between slices. In serving mode
+ * (`serveWhileBuilding`) a rebuild runs off the request path: asks keep the
+ * previous version until the new one is ready, and an ask for a KB with no
+ * index yet waits at most `maxWaitMs`, then is told to come back (kb_warming).
  */
 export class KnowledgeIndexCache {
-  private readonly cache = new Map<string, Promise<KnowledgeIndex>>();
+  /** The newest index built per KB. */
+  private readonly ready = new Map<string, KnowledgeIndex>();
+  private readonly building = new Map<
+    string,
+    { readonly kbId: number; readonly version: number; readonly promise: Promise<KnowledgeIndex> }
+  >();
+  private serving: { readonly maxWaitMs: number } | null = null;
 
   private readonly embeddingModel: string | undefined;
   private readonly expertDays: (kb: string) => number | undefined;
   private readonly now: () => number;
+  private readonly pause: () => Promise<void>;
+  private readonly sliceSize: number | undefined;
 
   constructor(
     private readonly db: Db,
@@ -191,9 +233,52 @@ export class KnowledgeIndexCache {
     this.embeddingModel = options.embeddingModel;
     this.expertDays = options.expertDays ?? (() => undefined);
     this.now = options.now ?? Date.now;
+    this.pause = options.pause ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));
+    this.sliceSize = options.sliceSize;
+  }
+
+  /** Server mode: rebuilds off the request path (see the class). */
+  serveWhileBuilding(options: { readonly maxWaitMs: number }): void {
+    this.serving = options;
   }
 
   async get(name: string): Promise<KnowledgeIndex> {
+    const kb = await this.current(name);
+    let index = this.ready.get(name);
+    if (!index || index.version !== kb.version || index.kbId !== kb.id || this.now() >= index.expiresAt) {
+      const build = this.build(name, kb);
+      if (this.serving && index && index.kbId === kb.id) {
+        // The previous version answers until the new one is ready; a failed build is tried again by the next ask.
+        build.catch(() => undefined);
+      } else {
+        index = this.serving ? await readyWithin(build, this.serving.maxWaitMs, name) : await build;
+      }
+    }
+    const gateVersion = kb.gateVersion === null ? null : Number(kb.gateVersion);
+    if ((index.gateSetting?.version ?? null) !== gateVersion) index.gateSetting = await loadGateSetting(this.db, kb.id);
+    return index;
+  }
+
+  /** Starts building the current version of these KBs (those that exist), without waiting: a server's start. */
+  async warm(names: readonly string[]): Promise<void> {
+    for (const name of names) {
+      const kb = await this.current(name).catch((error: unknown) => {
+        if (error instanceof CandorError && error.code === 'kb_not_found') return null;
+        throw error;
+      });
+      if (kb && this.ready.get(name)?.version !== kb.version) this.build(name, kb).catch(() => undefined);
+    }
+  }
+
+  /** Each KB's index (these and every KB asked so far): the version answers come from, and a build in progress. */
+  readiness(names: readonly string[] = []): IndexReadiness[] {
+    return [...new Set([...names, ...this.ready.keys(), ...this.building.keys()])].sort().map((kb) => {
+      const index = this.ready.get(kb);
+      return { kb, version: index?.version ?? null, building: this.building.get(kb)?.version ?? null, facts: index?.size ?? null };
+    });
+  }
+
+  private async current(name: string) {
     const [kb] = await this.db
       .select({
         id: knowledgeBases.id,
@@ -210,17 +295,24 @@ export class KnowledgeIndexCache {
         `There is no knowledge base named "${name}". Ingest documents with: candor ingest PATH --kb ${name}`,
         { status: 404 },
       );
-    const cached = this.cache.get(name);
-    let index = cached ? await cached.catch(() => undefined) : undefined;
-    if (!index || index.version !== kb.version || index.kbId !== kb.id || this.now() >= index.expiresAt) {
-      const loading = this.load(kb.id, name, kb.version);
-      this.cache.set(name, loading);
-      loading.catch(() => this.cache.delete(name));
-      index = await loading;
-    }
-    const gateVersion = kb.gateVersion === null ? null : Number(kb.gateVersion);
-    if ((index.gateSetting?.version ?? null) !== gateVersion) index.gateSetting = await loadGateSetting(this.db, kb.id);
-    return index;
+    return kb;
+  }
+
+  /** The build of this version: the one in progress, or a new one. The newest version built is kept. */
+  private build(name: string, kb: { readonly id: number; readonly version: number }): Promise<KnowledgeIndex> {
+    const inFlight = this.building.get(name);
+    if (inFlight && inFlight.kbId === kb.id && inFlight.version === kb.version) return inFlight.promise;
+    const promise = this.load(kb.id, name, kb.version)
+      .then((index) => {
+        const kept = this.ready.get(name);
+        if (!kept || kept.kbId !== index.kbId || kept.version <= index.version) this.ready.set(name, index);
+        return index;
+      })
+      .finally(() => {
+        if (this.building.get(name)?.promise === promise) this.building.delete(name);
+      });
+    this.building.set(name, { kbId: kb.id, version: kb.version, promise });
+    return promise;
   }
 
   private async load(kbId: number, name: string, version: number): Promise<KnowledgeIndex> {
@@ -259,10 +351,36 @@ export class KnowledgeIndexCache {
       kept.push({ ...row, title: expertTitle(new Date(confirmed)) });
     }
     const vectors = this.embeddingModel ? await loadEmbeddings(this.db, kbId, this.embeddingModel) : new Map<number, Float32Array>();
-    const index = new KnowledgeIndex(kbId, name, version, kept, vectors);
+    const index = await KnowledgeIndex.build({ kbId, name, version }, kept, vectors, { pause: this.pause, sliceSize: this.sliceSize });
     index.expiresAt = expiresAt;
     return index;
   }
+}
+
+/** The index once built, if that is within `ms`; else a 503 the caller can come back from. */
+async function readyWithin(build: Promise<KnowledgeIndex>, ms: number, name: string): Promise<KnowledgeIndex> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new CandorError('kb_warming', `The knowledge base "${name}" is being loaded; ask again in a few seconds.`, {
+            status: 503,
+            retryable: true,
+          }),
+        ),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([build, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function indexable(row: StoredFact) {
+  return { key: row.id, text: row.text, context: searchContext(row), tags: identifierTags(row.text) };
 }
 
 /** An expert fact's source starts with this: "expert:slack:U123". */

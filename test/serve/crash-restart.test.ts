@@ -54,7 +54,10 @@ describe.skipIf(why)(`a server SIGKILLed in its PID namespace${why ? ` (skipped:
     servers.push(second);
     const url2 = await second.serving(60_000);
     const restartMs = Math.round(performance.now() - restarting);
-    expect(await health(url2)).toEqual({ status: 200, body: { status: 'ok' } });
+    // Ready once the KB's index is built (a few ms here; /healthz says "warming up" until then).
+    await expect
+      .poll(() => health(url2), { timeout: 30_000 })
+      .toMatchObject({ status: 200, body: { status: 'ok', kbs: [{ kb: 'default', version: 1 }] } });
     const after = await ask(url2, 'How many days of annual leave do staff get? (after the restart)');
     expect(after?.status).toBe(200);
     acknowledged.push(after!.interactionId!);

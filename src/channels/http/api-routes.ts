@@ -3,6 +3,7 @@ import { z } from 'zod';
 
 import type { Ask } from '../../ask/ask-service.js';
 import { CandorError, describeError } from '../../errors.js';
+import type { IndexReadiness } from '../../kb/knowledge-index.js';
 import { bearerAllowed } from './bearer-token.js';
 import { readJsonBody } from './read-json-body.js';
 import { requestPath } from './request-target.js';
@@ -25,11 +26,16 @@ export interface ApiDeps {
   readonly ask: Ask;
   readonly maxBodyBytes: number;
   readonly health: readonly HealthCheck[];
+  /** The KBs' indexes, reported by /healthz; a KB with none built yet makes it 503 (not ready). */
+  readonly indexes?: (() => readonly IndexReadiness[]) | undefined;
   /** When set, POST /api/ask needs `Authorization: Bearer <token>` (CANDOR_API_TOKEN). /healthz stays open for probes. */
   readonly token?: string | undefined;
 }
 
 const HEALTH_TIMEOUT_MS = 1_000;
+
+/** When a client should ask again about a KB whose index is still being built. */
+const WARMING_RETRY_SECONDS = 5;
 
 export type Route = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 
@@ -39,9 +45,15 @@ export function apiRoutes(deps: ApiDeps): Route {
     const path = requestPath(req);
     if (path === '/healthz') {
       if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(res, 'GET');
-      const failing = await failingChecks(deps.health);
-      if (failing.length === 0) sendJson(res, 200, { status: 'ok' });
-      else sendJson(res, 503, { status: 'unavailable', failing });
+      const kbs = deps.indexes?.() ?? [];
+      const warming = kbs.filter((k) => k.version === null && k.building !== null);
+      const failing = [
+        ...(await failingChecks(deps.health)),
+        ...warming.map((k) => ({ name: `kb:${k.kb}`, detail: `warming up (building version ${k.building})` })),
+      ];
+      const extra = kbs.length > 0 ? { kbs } : {};
+      if (failing.length === 0) sendJson(res, 200, { status: 'ok', ...extra });
+      else sendJson(res, 503, { status: 'unavailable', failing, ...extra });
       return true;
     }
     if (path !== '/api/ask') return false;
@@ -53,7 +65,15 @@ export function apiRoutes(deps: ApiDeps): Route {
         status: 400,
       });
     }
-    const decision = await deps.ask({ question: body.data.question, kb: body.data.kb, channel: 'http' });
+    let decision;
+    try {
+      decision = await deps.ask({ question: body.data.question, kb: body.data.kb, channel: 'http' });
+    } catch (error) {
+      if (!(error instanceof CandorError && error.code === 'kb_warming')) throw error;
+      res.setHeader('retry-after', String(WARMING_RETRY_SECONDS));
+      sendJson(res, 503, { error: { code: error.code, message: error.message } });
+      return true;
+    }
     // A 200 promises the interaction is stored; when it could not be (the database is down), say so.
     if (decision.interactionId === null) res.setHeader('retry-after', '5');
     sendJson(res, decision.interactionId === null ? 503 : 200, decision);

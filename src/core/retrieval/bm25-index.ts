@@ -50,6 +50,29 @@ export class Bm25Index {
     for (const fact of facts) this.add(fact);
   }
 
+  /**
+   * Builds the index a slice of facts at a time, awaiting `pause` between slices (the caller passes a yield to
+   * its event loop): a large knowledge base never holds the process for longer than one slice. Same index as
+   * the constructor's.
+   */
+  static async build(
+    facts: Iterable<IndexableFact>,
+    options: { readonly pause: () => Promise<void>; readonly sliceSize?: number; readonly params?: Bm25Params },
+  ): Promise<Bm25Index> {
+    const index = new Bm25Index([], options.params ?? DEFAULT_PARAMS);
+    const slice = options.sliceSize ?? 500;
+    let inSlice = 0;
+    for (const fact of facts) {
+      index.add(fact);
+      inSlice += 1;
+      if (inSlice === slice) {
+        inSlice = 0;
+        await options.pause();
+      }
+    }
+    return index;
+  }
+
   get size(): number {
     return this.keys.length;
   }
