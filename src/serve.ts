@@ -54,7 +54,7 @@ export async function serve(app: Candor): Promise<void> {
   if (teams) routes.push(teams.route);
   if (teams) channels.push(teams.anonymous ? 'teams (/api/messages, ANONYMOUS: development only)' : 'teams (/api/messages)');
   const running = await startHttpServer(routes, { host: app.config.http.host, port: app.config.http.port, log: app.log });
-  const indexRefresh = keepIndexesWarm(app, served);
+  const indexRefresh = await keepIndexesWarm(app, served);
   const experts = startExpertDelivery(chat.experts, app.config.experts.deliverMs, app.log);
   const gapMetrics = startGapMetrics({ db: app.store.db, log: app.log });
   const schedules = await startReviewSchedules(app, {
@@ -100,10 +100,12 @@ export async function serve(app: Candor): Promise<void> {
  * Builds the served KBs' indexes now, and again whenever a new version appears (an ingest by another
  * process), so that the next ask finds it ready. A failed look is logged and tried on the next tick.
  */
-function keepIndexesWarm(app: Candor, kbs: readonly string[]): NodeJS.Timeout {
+async function keepIndexesWarm(app: Candor, kbs: readonly string[]): Promise<NodeJS.Timeout> {
   const warm = () =>
     app.indexes.warm(kbs).catch((error: unknown) => app.log('warn', 'could not look for new KB versions', { error: describeError(error) }));
-  void warm();
+  // "Serving" is said once the first builds are done (or CANDOR_INDEX_WAIT_MS has passed: /healthz says which KB is still warming).
+  await warm();
+  await app.indexes.built(kbs, app.config.kb.indexWaitMs);
   const timer = setInterval(warm, app.config.kb.indexRefreshMs);
   timer.unref();
   return timer;

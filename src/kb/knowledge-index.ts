@@ -270,6 +270,17 @@ export class KnowledgeIndexCache {
     }
   }
 
+  /** Resolves once the builds in progress for these KBs end, or after `ms`, whichever is first (never rejects). */
+  async built(names: readonly string[], ms: number): Promise<void> {
+    const builds = names.flatMap((name) => {
+      const inFlight = this.building.get(name);
+      return inFlight ? [inFlight.promise.catch(() => undefined)] : [];
+    });
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(builds), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+  }
+
   /** Each KB's index (these and every KB asked so far): the version answers come from, and a build in progress. */
   readiness(names: readonly string[] = []): IndexReadiness[] {
     return [...new Set([...names, ...this.ready.keys(), ...this.building.keys()])].sort().map((kb) => {
