@@ -21,7 +21,8 @@ import { settingsSchema, toConfig } from '../src/config.js';
 import { mulberry32 } from '../src/core/agreement/seeded-random.js';
 import { formatCaveat, formatExtractiveAnswer, formatRefusal, nearbyTopics } from '../src/core/answer/format-answer.js';
 import { ingestPaths } from '../src/kb/ingest/ingest.js';
-import { KnowledgeIndex, KnowledgeIndexCache } from '../src/kb/knowledge-index.js';
+import { KnowledgeIndexCache } from '../src/kb/knowledge-index-cache.js';
+import { KnowledgeIndex } from '../src/kb/knowledge-index.js';
 import { openStore, type Store } from '../src/store/open-store.js';
 import { facts as factsTable, knowledgeBases } from '../src/store/schema.js';
 

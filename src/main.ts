@@ -4,7 +4,7 @@ import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { createAsk, type Ask } from './ask/ask-service.js';
 import { createInteractionRecorder } from './ask/record-interaction.js';
 import type { Config } from './config.js';
-import { KnowledgeIndexCache } from './kb/knowledge-index.js';
+import { KnowledgeIndexCache } from './kb/knowledge-index-cache.js';
 import { createLlm, type Llm } from './llm/llm-client.js';
 import { createLog, type Log } from './log.js';
 import { openStore, type Store } from './store/open-store.js';

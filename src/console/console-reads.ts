@@ -1,6 +1,6 @@
 import { feedbackOn, feedbackSummary } from '../feedback/asker-feedback.js';
 import { retireFact, reviseExpertFact } from '../kb/expert-facts.js';
-import type { KnowledgeIndexCache } from '../kb/knowledge-index.js';
+import type { KnowledgeIndexCache } from '../kb/knowledge-index-cache.js';
 import { listExpertFacts, type ExpertFactView } from '../report/expert-facts-list.js';
 import { kbGapReport, type GapReport } from '../report/kb-gaps.js';
 import { currentLabels, type CurrentLabel } from '../review/label-store.js';

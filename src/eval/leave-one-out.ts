@@ -5,7 +5,7 @@ import type { Decision } from '../ask/decision.js';
 import { GATE_LAYER_NAMES } from '../core/gate/gate.js';
 import type { Verdict } from '../core/gate/types.js';
 import { CandorError } from '../errors.js';
-import type { KnowledgeIndexCache } from '../kb/knowledge-index.js';
+import type { KnowledgeIndexCache } from '../kb/knowledge-index-cache.js';
 import { readJsonl } from './read-jsonl.js';
 
 const QuestionLine = z

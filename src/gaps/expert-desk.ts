@@ -4,7 +4,7 @@ import { isListedExpert, type ExpertsEntry } from '../config/experts-setting.js'
 import { CandorError, describeError } from '../errors.js';
 import { checkedAnswerText } from '../kb/expert-answer-text.js';
 import { addExpertFact } from '../kb/expert-facts.js';
-import type { KnowledgeIndexCache } from '../kb/knowledge-index.js';
+import type { KnowledgeIndexCache } from '../kb/knowledge-index-cache.js';
 import type { Log } from '../log.js';
 import type { Db } from '../store/open-store.js';
 import { facts, gapMembers, gapRequests, gaps, interactions, knowledgeBases } from '../store/schema.js';

@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 
 import { describeError } from '../errors.js';
-import { expertTitle, type KnowledgeIndexCache } from '../kb/knowledge-index.js';
+import { type KnowledgeIndexCache } from '../kb/knowledge-index-cache.js';
+import { expertTitle } from '../kb/knowledge-index.js';
 import type { Log } from '../log.js';
 import type { Db } from '../store/open-store.js';
 import { facts, gapRequests, gaps, interactions, knowledgeBases } from '../store/schema.js';

@@ -3,7 +3,8 @@ import { and, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
 import { groupRefusals, type GapGroup, type RefusedQuestion } from '../core/report/gap-topics.js';
 import { GAP_STATES, type GapState } from '../gaps/expert-types.js';
 import { FAILURE_REASONS, questionKey, syncGaps } from '../gaps/sync-gaps.js';
-import type { KnowledgeIndex, KnowledgeIndexCache } from '../kb/knowledge-index.js';
+import type { KnowledgeIndexCache } from '../kb/knowledge-index-cache.js';
+import type { KnowledgeIndex } from '../kb/knowledge-index.js';
 import type { Db } from '../store/open-store.js';
 import { facts, gapMembers, gapRequests, gaps, interactions } from '../store/schema.js';
 

@@ -7,7 +7,8 @@ import { startHttpServer, type RunningServer } from '../../src/channels/http/htt
 import { Bm25Index } from '../../src/core/retrieval/bm25-index.js';
 import { CandorError } from '../../src/errors.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
-import { KnowledgeIndex, KnowledgeIndexCache } from '../../src/kb/knowledge-index.js';
+import { KnowledgeIndexCache } from '../../src/kb/knowledge-index-cache.js';
+import { KnowledgeIndex } from '../../src/kb/knowledge-index.js';
 import { openStore, type Store } from '../../src/store/open-store.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
 

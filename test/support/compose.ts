@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createAsk, type Ask } from '../../src/ask/ask-service.js';
 import { createInteractionRecorder } from '../../src/ask/record-interaction.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { KnowledgeIndexCache } from '../../src/kb/knowledge-index.js';
+import { KnowledgeIndexCache } from '../../src/kb/knowledge-index-cache.js';
 import type { Store } from '../../src/store/open-store.js';
 
 /** Config as a deployment would load it, from an explicit environment (never process.env). */

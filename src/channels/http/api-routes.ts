@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import type { Ask } from '../../ask/ask-service.js';
 import { CandorError, describeError } from '../../errors.js';
-import type { IndexReadiness } from '../../kb/knowledge-index.js';
+import type { IndexReadiness } from '../../kb/knowledge-index-cache.js';
 import { bearerAllowed } from './bearer-token.js';
 import { readJsonBody } from './read-json-body.js';
 import { requestPath } from './request-target.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ingestPaths } from '../../../src/kb/ingest/ingest.js';
 import { readFactLines } from '../../../src/kb/ingest/read-sources.js';
-import { KnowledgeIndexCache } from '../../../src/kb/knowledge-index.js';
+import { KnowledgeIndexCache } from '../../../src/kb/knowledge-index-cache.js';
 import { parseBinaryDocument } from '../../../src/kb/parse/parse-binary.js';
 import { documents, facts } from '../../../src/store/schema.js';
 import { tempFiles } from '../../support/compose.js';

@@ -1,0 +1,235 @@
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+
+import { CandorError } from '../errors.js';
+import type { Db } from '../store/open-store.js';
+import { documents, facts, kbGateSettings, knowledgeBases } from '../store/schema.js';
+import { loadEmbeddings } from './embed-facts.js';
+import { expertTitle, isExpertSource, KnowledgeIndex, type KbGateSetting, type StoredFact } from './knowledge-index.js';
+
+/** Options of a KB's index cache. */
+export interface IndexCacheOptions {
+  /** Load that model's fact embeddings with each version (vector retrieval). */
+  readonly embeddingModel?: string | undefined;
+  /** Days after which a KB's expert answers stop being used unless re-confirmed (CANDOR_EXPERTS reconfirmDays). */
+  readonly expertDays?: ((kb: string) => number | undefined) | undefined;
+  /** @default Date.now */
+  readonly now?: () => number;
+  /** What a build awaits between slices of facts. @default a turn of the event loop (setImmediate) */
+  readonly pause?: () => Promise<void>;
+  /** Facts indexed between pauses. @default 500 */
+  readonly sliceSize?: number;
+}
+
+/** A KB's index as /healthz reports it. */
+export interface IndexReadiness {
+  readonly kb: string;
+  /** The version answers come from now; null: none built yet. */
+  readonly version: number | null;
+  /** A build in progress (a newer version, or the first). */
+  readonly building: number | null;
+  readonly facts: number | null;
+}
+
+/**
+ * Keeps one index per KB and rebuilds it when the stored version moves on, so
+ * every replica answers from the newest version after an ingest elsewhere.
+ * Builds yield to the event loop between slices. In serving mode
+ * (`serveWhileBuilding`) a rebuild runs off the request path: asks keep the
+ * previous version until the new one is ready, and an ask for a KB with no
+ * index yet waits at most `maxWaitMs`, then is told to come back (kb_warming).
+ */
+export class KnowledgeIndexCache {
+  /** The newest index built per KB. */
+  private readonly ready = new Map<string, KnowledgeIndex>();
+  private readonly building = new Map<
+    string,
+    { readonly kbId: number; readonly version: number; readonly promise: Promise<KnowledgeIndex> }
+  >();
+  private serving: { readonly maxWaitMs: number } | null = null;
+
+  private readonly embeddingModel: string | undefined;
+  private readonly expertDays: (kb: string) => number | undefined;
+  private readonly now: () => number;
+  private readonly pause: () => Promise<void>;
+  private readonly sliceSize: number | undefined;
+
+  constructor(
+    private readonly db: Db,
+    options: IndexCacheOptions = {},
+  ) {
+    this.embeddingModel = options.embeddingModel;
+    this.expertDays = options.expertDays ?? (() => undefined);
+    this.now = options.now ?? Date.now;
+    this.pause = options.pause ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));
+    this.sliceSize = options.sliceSize;
+  }
+
+  /** Server mode: rebuilds off the request path (see the class). */
+  serveWhileBuilding(options: { readonly maxWaitMs: number }): void {
+    this.serving = options;
+  }
+
+  async get(name: string): Promise<KnowledgeIndex> {
+    const kb = await this.current(name);
+    let index = this.ready.get(name);
+    if (!index || index.version !== kb.version || index.kbId !== kb.id || this.now() >= index.expiresAt) {
+      const build = this.build(name, kb);
+      if (this.serving && index && index.kbId === kb.id) {
+        // The previous version answers until the new one is ready; a failed build is tried again by the next ask.
+        build.catch(() => undefined);
+      } else {
+        index = this.serving ? await readyWithin(build, this.serving.maxWaitMs, name) : await build;
+      }
+    }
+    const gateVersion = kb.gateVersion === null ? null : Number(kb.gateVersion);
+    if ((index.gateSetting?.version ?? null) !== gateVersion) index.gateSetting = await loadGateSetting(this.db, kb.id);
+    return index;
+  }
+
+  /** Starts building the current version of these KBs (those that exist), without waiting: a server's start. */
+  async warm(names: readonly string[]): Promise<void> {
+    for (const name of names) {
+      const kb = await this.current(name).catch((error: unknown) => {
+        if (error instanceof CandorError && error.code === 'kb_not_found') return null;
+        throw error;
+      });
+      if (kb && this.ready.get(name)?.version !== kb.version) this.build(name, kb).catch(() => undefined);
+    }
+  }
+
+  /** Resolves once the builds in progress for these KBs end, or after `ms`, whichever is first (never rejects). */
+  async built(names: readonly string[], ms: number): Promise<void> {
+    const builds = names.flatMap((name) => {
+      const inFlight = this.building.get(name);
+      return inFlight ? [inFlight.promise.catch(() => undefined)] : [];
+    });
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(builds), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+  }
+
+  /** Each KB's index (these and every KB asked so far): the version answers come from, and a build in progress. */
+  readiness(names: readonly string[] = []): IndexReadiness[] {
+    return [...new Set([...names, ...this.ready.keys(), ...this.building.keys()])].sort().map((kb) => {
+      const index = this.ready.get(kb);
+      return { kb, version: index?.version ?? null, building: this.building.get(kb)?.version ?? null, facts: index?.size ?? null };
+    });
+  }
+
+  private async current(name: string) {
+    const [kb] = await this.db
+      .select({
+        id: knowledgeBases.id,
+        version: knowledgeBases.currentVersion,
+        gateVersion: sql<
+          number | null
+        >`(select max(${kbGateSettings.version}) from ${kbGateSettings} where ${kbGateSettings.kbId} = ${knowledgeBases.id})`,
+      })
+      .from(knowledgeBases)
+      .where(eq(knowledgeBases.name, name));
+    if (!kb)
+      throw new CandorError(
+        'kb_not_found',
+        `There is no knowledge base named "${name}". Ingest documents with: candor ingest PATH --kb ${name}`,
+        { status: 404 },
+      );
+    return kb;
+  }
+
+  /** The build of this version: the one in progress, or a new one. The newest version built is kept. */
+  private build(name: string, kb: { readonly id: number; readonly version: number }): Promise<KnowledgeIndex> {
+    const inFlight = this.building.get(name);
+    if (inFlight && inFlight.kbId === kb.id && inFlight.version === kb.version) return inFlight.promise;
+    const promise = this.load(kb.id, name, kb.version)
+      .then((index) => {
+        const kept = this.ready.get(name);
+        if (!kept || kept.kbId !== index.kbId || kept.version <= index.version) this.ready.set(name, index);
+        return index;
+      })
+      .finally(() => {
+        if (this.building.get(name)?.promise === promise) this.building.delete(name);
+      });
+    this.building.set(name, { kbId: kb.id, version: kb.version, promise });
+    return promise;
+  }
+
+  private async load(kbId: number, name: string, version: number): Promise<KnowledgeIndex> {
+    const rows = await this.db
+      .select({
+        id: facts.id,
+        externalId: facts.externalId,
+        text: facts.text,
+        heading: facts.heading,
+        documentPath: sql<string | null>`case when ${facts.externalId} is null then ${documents.path} end`,
+        source: facts.source,
+        passage: facts.passage,
+        confidence: facts.confidence,
+        url: facts.url,
+        title: sql<string | null>`case when ${facts.externalId} is null then ${documents.title} end`,
+        alias: facts.alias,
+        confirmedAt: facts.confirmedAt,
+      })
+      .from(facts)
+      .innerJoin(documents, eq(documents.id, facts.documentId))
+      .where(and(eq(facts.kbId, kbId), isNull(facts.retiredInVersion)))
+      .orderBy(facts.id);
+    const days = this.expertDays(name);
+    const now = this.now();
+    let expiresAt = Number.POSITIVE_INFINITY;
+    const kept: StoredFact[] = [];
+    for (const { confirmedAt, ...row } of rows) {
+      if (confirmedAt === null || !isExpertSource(row.source)) {
+        kept.push(row);
+        continue;
+      }
+      const confirmed = new Date(confirmedAt).getTime();
+      const due = days === undefined ? Number.POSITIVE_INFINITY : confirmed + days * 86_400_000;
+      if (due <= now) continue; // due for re-confirmation: not used until an expert confirms it again
+      expiresAt = Math.min(expiresAt, due);
+      kept.push({ ...row, title: expertTitle(new Date(confirmed)) });
+    }
+    const vectors = this.embeddingModel ? await loadEmbeddings(this.db, kbId, this.embeddingModel) : new Map<number, Float32Array>();
+    const index = await KnowledgeIndex.build({ kbId, name, version }, kept, vectors, { pause: this.pause, sliceSize: this.sliceSize });
+    index.expiresAt = expiresAt;
+    return index;
+  }
+}
+
+/** The index once built, if that is within `ms`; else a 503 the caller can come back from. */
+async function readyWithin(build: Promise<KnowledgeIndex>, ms: number, name: string): Promise<KnowledgeIndex> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new CandorError('kb_warming', `The knowledge base "${name}" is being loaded; ask again in a few seconds.`, {
+            status: 503,
+            retryable: true,
+          }),
+        ),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([build, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The newest calibrated gate setting of a KB, or null. */
+export async function loadGateSetting(db: Db, kbId: number): Promise<KbGateSetting | null> {
+  const [row] = await db
+    .select({
+      version: kbGateSettings.version,
+      minAnswerability: kbGateSettings.minAnswerability,
+      confidentAbove: kbGateSettings.confidentAbove,
+      method: kbGateSettings.method,
+      model: kbGateSettings.model,
+    })
+    .from(kbGateSettings)
+    .where(eq(kbGateSettings.kbId, kbId))
+    .orderBy(desc(kbGateSettings.version))
+    .limit(1);
+  return row ?? null;
+}
