@@ -3,6 +3,7 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { CandorError } from '../errors.js';
 import type { Db } from '../store/open-store.js';
 import { documents, facts, kbGateSettings, knowledgeBases } from '../store/schema.js';
+import { withinTime } from '../within-time.js';
 import { loadEmbeddings } from './embed-facts.js';
 import { expertTitle, isExpertSource, KnowledgeIndex, type KbGateSetting, type StoredFact } from './knowledge-index.js';
 
@@ -103,9 +104,11 @@ export class KnowledgeIndexCache {
       const inFlight = this.building.get(name);
       return inFlight ? [inFlight.promise.catch(() => undefined)] : [];
     });
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(builds), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-    clearTimeout(timer);
+    await withinTime(
+      Promise.all(builds).then(() => undefined),
+      ms,
+      () => undefined,
+    );
   }
 
   /** Each KB's index (these and every KB asked so far): the version answers come from, and a build in progress. */
@@ -196,25 +199,13 @@ export class KnowledgeIndexCache {
 }
 
 /** The index once built, if that is within `ms`; else a 503 the caller can come back from. */
-async function readyWithin(build: Promise<KnowledgeIndex>, ms: number, name: string): Promise<KnowledgeIndex> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new CandorError('kb_warming', `The knowledge base "${name}" is being loaded; ask again in a few seconds.`, {
-            status: 503,
-            retryable: true,
-          }),
-        ),
-      ms,
-    );
+function readyWithin(build: Promise<KnowledgeIndex>, ms: number, name: string): Promise<KnowledgeIndex> {
+  return withinTime(build, ms, () => {
+    throw new CandorError('kb_warming', `The knowledge base "${name}" is being loaded; ask again in a few seconds.`, {
+      status: 503,
+      retryable: true,
+    });
   });
-  try {
-    return await Promise.race([build, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** The newest calibrated gate setting of a KB, or null. */

@@ -5,6 +5,7 @@ import { describeError } from '../errors.js';
 import type { Log } from '../log.js';
 import type { Db } from '../store/open-store.js';
 import { gapMembers, gaps, interactions, knowledgeBases } from '../store/schema.js';
+import { withinTime } from '../within-time.js';
 import { METRIC, SCOPE } from './attributes.js';
 
 /** The window of `candor.gaps.answered_share`: refusals of the last 30 days (as `report gaps` shows by default). */
@@ -67,7 +68,9 @@ export function startGapMetrics(deps: {
   });
   let reading: Promise<GapCounts[] | null> | null = null;
   const read = () =>
-    (reading ??= withTimeout(readGapCounts(deps.db, deps.now?.() ?? new Date()), deps.timeoutMs ?? 5_000)
+    (reading ??= withinTime(readGapCounts(deps.db, deps.now?.() ?? new Date()), deps.timeoutMs ?? 5_000, () => {
+      throw new Error(`the store did not answer within ${deps.timeoutMs ?? 5_000} ms`);
+    })
       .catch((error: unknown) => {
         deps.log('warn', 'metrics: could not read knowledge gaps; candor.gaps.* are left out of this scrape', {
           error: describeError(error),
@@ -85,13 +88,4 @@ export function startGapMetrics(deps: {
   };
   meter.addBatchObservableCallback(collect, [open, share]);
   return { stop: () => meter.removeBatchObservableCallback(collect, [open, share]) };
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the store did not answer within ${ms} ms`)), ms);
-    timer.unref();
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }

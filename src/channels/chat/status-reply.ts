@@ -1,5 +1,6 @@
 import type { StatusReport } from '../../ask/status-report.js';
 import { describeError } from '../../errors.js';
+import { withinTime } from '../../within-time.js';
 import type { ChatServices } from './chat-services.js';
 
 /**
@@ -22,18 +23,14 @@ export async function statusReply(
   budgetMs = STATUS_BUDGET_MS,
   kbs: readonly string[] = [services.config.kb.defaultName],
 ): Promise<string> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`status took longer than ${budgetMs} ms`)), budgetMs);
-  });
   try {
-    const reports = await Promise.race([Promise.all(kbs.map((kb) => services.status(kb))), timeout]);
+    const reports = await withinTime(Promise.all(kbs.map((kb) => services.status(kb))), budgetMs, () => {
+      throw new Error(`status took longer than ${budgetMs} ms`);
+    });
     return reports.map(formatStatusReport).join('\n');
   } catch (error) {
     services.log('error', `${channel}: status failed`, { error: describeError(error) });
     return STATUS_UNAVAILABLE;
-  } finally {
-    clearTimeout(timer);
   }
 }
 

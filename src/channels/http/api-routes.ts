@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Ask } from '../../ask/ask-service.js';
 import { CandorError, describeError } from '../../errors.js';
 import type { IndexReadiness } from '../../kb/knowledge-index-cache.js';
+import { withinTime } from '../../within-time.js';
 import { bearerAllowed } from './bearer-token.js';
 import { readJsonBody } from './read-json-body.js';
 import { requestPath } from './request-target.js';
@@ -85,17 +86,13 @@ export function apiRoutes(deps: ApiDeps): Route {
 async function failingChecks(checks: readonly HealthCheck[]): Promise<{ name: string; detail: string }[]> {
   const results = await Promise.all(
     checks.map(async ({ name, check }) => {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${HEALTH_TIMEOUT_MS} ms`)), HEALTH_TIMEOUT_MS);
-      });
       try {
-        await Promise.race([check(), timeout]);
+        await withinTime(check(), HEALTH_TIMEOUT_MS, () => {
+          throw new Error(`no answer within ${HEALTH_TIMEOUT_MS} ms`);
+        });
         return null;
       } catch (error) {
         return { name, detail: describeError(error) };
-      } finally {
-        clearTimeout(timer);
       }
     }),
   );

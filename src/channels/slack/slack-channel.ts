@@ -4,6 +4,7 @@ import type { Config } from '../../config.js';
 import { CandorError, describeError } from '../../errors.js';
 import { ATTR } from '../../telemetry/attributes.js';
 import { withTraceFrom } from '../../telemetry/trace-carrier.js';
+import { withinTime } from '../../within-time.js';
 import { answerOrGiveUp, EVENT_ATTR, type AnswerOnceDeps } from '../chat/answer-once.js';
 import { answersUnmentioned, routeFor } from '../chat/channel-routes.js';
 import { answerDeps, type ChatServices } from '../chat/chat-services.js';
@@ -77,7 +78,7 @@ export async function startSlackChannel(host: ChatServices, options: SlackChanne
   const isGroupMember = slackUserGroups(client, host.log);
   const { channels } = host.config;
   // Read before the acknowledgement: a slow user-group read must not hold it past Slack's 3 s (then: not a member).
-  const askerIn = (group: string, user: string) => withinMs(isGroupMember([group], user), GROUP_LOOKUP_MS, false);
+  const askerIn = (group: string, user: string) => withinTime(isGroupMember([group], user), GROUP_LOOKUP_MS, () => false);
   const enqueue = async (question: SlackQuestion, retryNum: number) => {
     // The mapping is read on arrival: the stored question carries its KBs and reply mode.
     const route = await routeFor(channels, host.config.kb.defaultName, question.place, {
@@ -204,14 +205,6 @@ export async function startSlackChannel(host: ChatServices, options: SlackChanne
 
 /** How long the user-group read of a channel's `askers` may hold a question's acknowledgement. */
 const GROUP_LOOKUP_MS = 1500;
-
-function withinMs<T>(work: Promise<T>, ms: number, fallback: T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<T>((resolve) => {
-    timer = setTimeout(() => resolve(fallback), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
 
 async function checkToken(
   client: webApi.WebClient,
