@@ -26,6 +26,7 @@ export function identifierMentions(text: string): Map<string, string> {
     const id = normaliseIdentifier(raw);
     if (!found.has(id)) found.set(id, raw);
   };
+  if (!/\d/.test(text)) return found; // both kinds hold a digit
   for (const match of text.matchAll(CODE_TOKEN)) {
     const token = match[0];
     if (/\d/.test(token) && /[A-Za-z]/.test(token) && !NOT_AN_IDENTIFIER.test(token)) note(token);

@@ -4,7 +4,21 @@
  * "police"); this one only folds inflections, which is what coverage needs.
  */
 export function stem(token: string): string {
-  if (token.length <= 3 || /\d/.test(token)) return token;
+  if (token.length <= 3) return token;
+  const known = STEMS.get(token);
+  if (known !== undefined) return known;
+  const stemmed = stemOnce(token);
+  if (STEMS.size >= STEM_CACHE_SIZE) STEMS.clear();
+  STEMS.set(token, stemmed);
+  return stemmed;
+}
+
+/** Stems of words seen lately: indexing a large KB stems the same few thousand words again and again. */
+const STEMS = new Map<string, string>();
+const STEM_CACHE_SIZE = 100_000;
+
+function stemOnce(token: string): string {
+  if (/\d/.test(token)) return token;
   let t = token;
   if (t.endsWith('ies') && t.length > 4) t = `${t.slice(0, -3)}y`;
   else if (t.endsWith('sses')) t = t.slice(0, -2);

@@ -23,29 +23,51 @@ function unglue(text: string): string {
 /** Splits text into tokens; hyphenated and dotted compounds also yield their parts. */
 export function tokenize(text: string): Token[] {
   const out: Token[] = [];
-  for (const match of unglue(text).matchAll(WORD)) {
-    // Plural acronyms ("PRs", "AGMs") count as their singular.
-    const raw = match[0]
-      .replace(/^(\p{Lu}{2,})s$/u, '$1')
-      .toLowerCase()
-      .replace(/’/g, "'");
-    const parts = raw.split(/[-'.]/).filter(Boolean);
-    if (parts.length > 1) {
-      const joined = parts.join('');
-      if (/\d/.test(joined)) push(out, joined, joined);
-    }
-    for (const part of parts) {
-      // A footnote marker glued to a word by PDF extraction ("ward2", "seniors1") is not part of the word.
-      const word = FOOTNOTED.exec(part)?.[1] ?? part;
-      push(out, word, stem(word));
-    }
-  }
+  scan(text, (word, term) => out.push({ word, term }));
   return out;
 }
 
-function push(out: Token[], word: string, term: string): void {
-  if (STOPWORDS.has(word) || word.length === 1) return;
-  out.push({ word, term });
+/** The terms of `tokenize(text)`, in order, without the token objects (indexing reads only these). */
+export function tokenTerms(text: string): string[] {
+  const out: string[] = [];
+  scan(text, (_word, term) => out.push(term));
+  return out;
+}
+
+const PLURAL_ACRONYM = /^(\p{Lu}{2,})s$/u;
+const PART_SEPARATOR = /[-'.]/;
+
+function scan(text: string, emit: (word: string, term: string) => void): void {
+  for (const match of unglue(text).matchAll(WORD)) {
+    let raw = match[0];
+    // Plural acronyms ("PRs", "AGMs") count as their singular.
+    if (raw.length > 2 && raw.endsWith('s') && PLURAL_ACRONYM.test(raw)) raw = raw.slice(0, -1);
+    raw = raw.toLowerCase();
+    if (raw.includes('’')) raw = raw.replace(/’/g, "'");
+    if (!PART_SEPARATOR.test(raw)) {
+      emitPart(raw, emit);
+      continue;
+    }
+    const parts = raw.split(/[-'.]/).filter(Boolean);
+    if (parts.length > 1) {
+      const joined = parts.join('');
+      if (/\d/.test(joined)) emitWord(joined, joined, emit);
+    }
+    for (const part of parts) emitPart(part, emit);
+  }
+}
+
+function emitPart(part: string, emit: (word: string, term: string) => void): void {
+  // A footnote marker glued to a word by PDF extraction ("ward2", "seniors1") is not part of the word.
+  const last = part.charCodeAt(part.length - 1);
+  const word = last >= 48 && last <= 57 ? (FOOTNOTED.exec(part)?.[1] ?? part) : part;
+  emitWord(word, null, emit);
+}
+
+/** Emits a word that is not a stop word or a single character, as `term` (its stem when null). */
+function emitWord(word: string, term: string | null, emit: (word: string, term: string) => void): void {
+  if (word.length === 1 || STOPWORDS.has(word)) return;
+  emit(word, term ?? stem(word));
 }
 
 /** Distinct content terms of a text, in first-seen order. */
