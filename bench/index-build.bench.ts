@@ -4,7 +4,10 @@
  * /healthz probe or a chat acknowledgement would wait). Synthetic facts of handbook-like sentences, no
  * database (the row read is not measured here). Writes bench/results/index-build.json.
  *
- *   npm run bench:index -- [facts…]   (default: 10000 100000)
+ * Also the memory the built index holds (heap and typed arrays, after a collection), per fact: the facts are
+ * generated as they are read, so only the index keeps them.
+ *
+ *   npm run bench:index -- [facts…]   (default: 10000 100000 1000000)
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,8 +22,8 @@ const SIZES = process.argv
   .filter((n) => n > 0);
 const WORDS = 'leave parking laptop expense canteen permit claim ward premium deductible subsidy licence vehicle speed limit'.split(' ');
 
-function facts(n: number): StoredFact[] {
-  return Array.from({ length: n }, (_, i) => ({
+function fact(i: number): StoredFact {
+  return {
     id: i + 1,
     externalId: null,
     text: `Staff ${WORDS[i % WORDS.length]} rule ${i % 997} applies to ${WORDS[(i * 7) % WORDS.length]} number ${i} from year ${2000 + (i % 25)}.`,
@@ -28,7 +31,19 @@ function facts(n: number): StoredFact[] {
     source: `doc-${i % 200}`,
     passage: `p${Math.floor(i / 5)}`,
     confidence: 1,
-  }));
+  };
+}
+
+/** Facts made as they are read (as the store's pages are): only the index keeps them. */
+function* facts(n: number): Generator<StoredFact> {
+  for (let i = 0; i < n; i++) yield fact(i);
+}
+
+/** Heap and typed-array memory in use after a full collection (run with --expose-gc), in MB. */
+function memoryMb(): { heap: number; arrays: number } {
+  (globalThis as { gc?: () => void }).gc?.();
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return { heap: heapUsed / 1_048_576, arrays: arrayBuffers / 1_048_576 };
 }
 
 /** Runs `work` while a 1 ms timer measures how late it fires: the event loop's longest stall. */
@@ -49,19 +64,29 @@ async function measured(work: () => Promise<unknown> | unknown): Promise<{ ms: n
   return { ms: Math.round(ms), maxStallMs: Math.round(Math.max(maxStall, 0)) };
 }
 
+if (!(globalThis as { gc?: unknown }).gc)
+  process.stderr.write('note: run with node --expose-gc for exact memory figures (npm run bench:index does)\n');
 const results = [];
-for (const n of SIZES.length > 0 ? SIZES : [10_000, 100_000]) {
-  const rows = facts(n);
-  const once = await measured(() => new KnowledgeIndex(1, 'bench', 1, rows));
-  const sliced = await measured(() =>
-    KnowledgeIndex.build({ kbId: 1, name: 'bench', version: 1 }, rows, new Map(), {
+for (const n of SIZES.length > 0 ? SIZES : [10_000, 100_000, 1_000_000]) {
+  // At once (the constructor: what a CLI command does) only where holding every row as an object is cheap.
+  const once = n <= 100_000 ? await measured(() => new KnowledgeIndex(1, 'bench', 1, [...facts(n)])) : null;
+  const before = memoryMb();
+  let index: KnowledgeIndex | null = null;
+  const sliced = await measured(async () => {
+    index = await KnowledgeIndex.build({ kbId: 1, name: 'bench', version: 1 }, facts(n), new Map(), {
       pause: () => new Promise((resolve) => setImmediate(resolve)),
-    }),
-  );
-  results.push({ facts: n, atOnce: once, sliced });
+    });
+  });
+  const after = memoryMb();
+  const heapMb = Math.round(after.heap - before.heap);
+  const arraysMb = Math.round(after.arrays - before.arrays);
+  const bytesPerFact = Math.round(((after.heap - before.heap + after.arrays - before.arrays) * 1_048_576) / n);
+  results.push({ facts: n, ...(once ? { atOnce: once } : {}), sliced, memory: { heapMb, arraysMb, bytesPerFact } });
   process.stderr.write(
-    `${n} facts: at once ${once.ms} ms (event loop held ${once.maxStallMs} ms); sliced ${sliced.ms} ms (held at most ${sliced.maxStallMs} ms)\n`,
+    `${n} facts: ${once ? `at once ${once.ms} ms (event loop held ${once.maxStallMs} ms); ` : ''}sliced ${sliced.ms} ms (held at most ${sliced.maxStallMs} ms); ` +
+      `index holds ${heapMb} MB heap + ${arraysMb} MB typed arrays (${bytesPerFact} B per fact, ${(index as KnowledgeIndex | null)?.size} facts)\n`,
   );
+  index = null;
 }
 const out = join(ROOT, 'bench', 'results', 'index-build.json');
 writeFileSync(out, `${JSON.stringify({ node: process.version, date: new Date().toISOString(), results }, null, 2)}\n`);

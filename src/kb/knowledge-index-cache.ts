@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 
 import { CandorError } from '../errors.js';
 import type { Db } from '../store/open-store.js';
@@ -46,7 +46,11 @@ export class KnowledgeIndexCache {
     string,
     { readonly kbId: number; readonly version: number; readonly promise: Promise<KnowledgeIndex> }
   >();
-  private serving: { readonly maxWaitMs: number } | null = null;
+  private serving: ServingOptions | null = null;
+  /** Each KB's version as last read from the store, and when; trusted for `trustVersionsMs` while serving. */
+  private readonly known = new Map<string, { readonly kb: CurrentKb; readonly at: number }>();
+  /** Bumped by every change notice, so that a read begun before a notice is not trusted after it. */
+  private changes = 0;
 
   private readonly embeddingModel: string | undefined;
   private readonly expertDays: (kb: string) => number | undefined;
@@ -66,12 +70,22 @@ export class KnowledgeIndexCache {
   }
 
   /** Server mode: rebuilds off the request path (see the class). */
-  serveWhileBuilding(options: { readonly maxWaitMs: number }): void {
+  serveWhileBuilding(options: ServingOptions): void {
     this.serving = options;
   }
 
+  /**
+   * A KB's version or gate setting changed (null: any KB's may have): the next ask reads it from the store
+   * again, and a served KB's new version starts building now rather than on that ask.
+   */
+  changed(kb: string | null): void {
+    this.changes += 1;
+    if (kb === null) this.known.clear();
+    else this.known.delete(kb);
+  }
+
   async get(name: string): Promise<KnowledgeIndex> {
-    const kb = await this.current(name);
+    const kb = await this.currentKnown(name);
     let index = this.ready.get(name);
     if (!index || index.version !== kb.version || index.kbId !== kb.id || this.now() >= index.expiresAt) {
       const build = this.build(name, kb);
@@ -119,7 +133,20 @@ export class KnowledgeIndexCache {
     });
   }
 
-  private async current(name: string) {
+  /**
+   * The KB's version: while serving with change notices, the one last read if it is younger than
+   * `trustVersionsMs` (no round trip per ask; a notice drops it at once); otherwise read from the store.
+   */
+  private async currentKnown(name: string): Promise<CurrentKb> {
+    const trustMs = this.serving?.trustVersionsMs ?? 0;
+    const entry = this.known.get(name);
+    if (entry && this.now() - entry.at < trustMs) return entry.kb;
+    return this.current(name);
+  }
+
+  /** The KB's version read from the store (and noted as known, unless a change notice came meanwhile). */
+  private async current(name: string): Promise<CurrentKb> {
+    const changes = this.changes;
     const [kb] = await this.db
       .select({
         id: knowledgeBases.id,
@@ -136,6 +163,7 @@ export class KnowledgeIndexCache {
         `There is no knowledge base named "${name}". Ingest documents with: candor ingest PATH --kb ${name}`,
         { status: 404 },
       );
+    if (this.serving?.trustVersionsMs && changes === this.changes) this.known.set(name, { kb, at: this.now() });
     return kb;
   }
 
@@ -157,45 +185,86 @@ export class KnowledgeIndexCache {
   }
 
   private async load(kbId: number, name: string, version: number): Promise<KnowledgeIndex> {
-    const rows = await this.db
-      .select({
-        id: facts.id,
-        externalId: facts.externalId,
-        text: facts.text,
-        heading: facts.heading,
-        documentPath: sql<string | null>`case when ${facts.externalId} is null then ${documents.path} end`,
-        source: facts.source,
-        passage: facts.passage,
-        confidence: facts.confidence,
-        url: facts.url,
-        title: sql<string | null>`case when ${facts.externalId} is null then ${documents.title} end`,
-        alias: facts.alias,
-        confirmedAt: facts.confirmedAt,
-      })
-      .from(facts)
-      .innerJoin(documents, eq(documents.id, facts.documentId))
-      .where(and(eq(facts.kbId, kbId), isNull(facts.retiredInVersion)))
-      .orderBy(facts.id);
     const days = this.expertDays(name);
     const now = this.now();
     let expiresAt = Number.POSITIVE_INFINITY;
-    const kept: StoredFact[] = [];
-    for (const { confirmedAt, ...row } of rows) {
-      if (confirmedAt === null || !isExpertSource(row.source)) {
-        kept.push(row);
-        continue;
+    const db = this.db;
+    // Read page by page (keyset on id), so that neither the driver nor the process holds every row at once; the
+    // pages are one version's facts (added by then, not retired by then) even if a newer version lands meanwhile.
+    async function* rows(): AsyncGenerator<StoredFact> {
+      let after = 0;
+      for (;;) {
+        const page = await readFactPage(db, kbId, version, after);
+        for (const { confirmedAt, ...row } of page) {
+          if (confirmedAt === null || !isExpertSource(row.source)) {
+            yield row;
+            continue;
+          }
+          const confirmed = new Date(confirmedAt).getTime();
+          const due = days === undefined ? Number.POSITIVE_INFINITY : confirmed + days * 86_400_000;
+          if (due <= now) continue; // due for re-confirmation: not used until an expert confirms it again
+          expiresAt = Math.min(expiresAt, due);
+          yield { ...row, title: expertTitle(new Date(confirmed)) };
+        }
+        if (page.length < FACT_PAGE) return;
+        after = (page[page.length - 1] as { id: number }).id;
       }
-      const confirmed = new Date(confirmedAt).getTime();
-      const due = days === undefined ? Number.POSITIVE_INFINITY : confirmed + days * 86_400_000;
-      if (due <= now) continue; // due for re-confirmation: not used until an expert confirms it again
-      expiresAt = Math.min(expiresAt, due);
-      kept.push({ ...row, title: expertTitle(new Date(confirmed)) });
     }
     const vectors = this.embeddingModel ? await loadEmbeddings(this.db, kbId, this.embeddingModel) : new Map<number, Float32Array>();
-    const index = await KnowledgeIndex.build({ kbId, name, version }, kept, vectors, { pause: this.pause, sliceSize: this.sliceSize });
+    const index = await KnowledgeIndex.build({ kbId, name, version }, rows(), vectors, { pause: this.pause, sliceSize: this.sliceSize });
     index.expiresAt = expiresAt;
     return index;
   }
+}
+
+/** Facts read per query while an index is built. */
+const FACT_PAGE = 2_000;
+
+/** One page of a KB version's facts, in id order after `after`. */
+function readFactPage(db: Db, kbId: number, version: number, after: number) {
+  return db
+    .select({
+      id: facts.id,
+      externalId: facts.externalId,
+      text: facts.text,
+      heading: facts.heading,
+      documentPath: sql<string | null>`case when ${facts.externalId} is null then ${documents.path} end`,
+      source: facts.source,
+      passage: facts.passage,
+      confidence: facts.confidence,
+      url: facts.url,
+      title: sql<string | null>`case when ${facts.externalId} is null then ${documents.title} end`,
+      alias: facts.alias,
+      confirmedAt: facts.confirmedAt,
+    })
+    .from(facts)
+    .innerJoin(documents, eq(documents.id, facts.documentId))
+    .where(
+      and(
+        eq(facts.kbId, kbId),
+        gt(facts.id, after),
+        lte(facts.addedInVersion, version),
+        or(isNull(facts.retiredInVersion), gt(facts.retiredInVersion, version)),
+      ),
+    )
+    .orderBy(facts.id)
+    .limit(FACT_PAGE);
+}
+
+interface ServingOptions {
+  /** How long an ask for a KB with no index yet waits for its first build before a 503 (kb_warming). */
+  readonly maxWaitMs: number;
+  /**
+   * How long a KB's version, once read, is used without reading it again (0: read on every ask). Set it only
+   * where change notices reach the cache (`changed`): it bounds how stale a missed notice can leave a replica.
+   */
+  readonly trustVersionsMs?: number;
+}
+
+interface CurrentKb {
+  readonly id: number;
+  readonly version: number;
+  readonly gateVersion: number | null;
 }
 
 /** The index once built, if that is within `ms`; else a 503 the caller can come back from. */

@@ -1,8 +1,10 @@
 import type { EvidenceFact, Vocabulary } from '../core/gate/types.js';
-import { Bm25Index, type Bm25Hit } from '../core/retrieval/bm25-index.js';
+import { Bm25Index, type Bm25Hit, type IndexableFact } from '../core/retrieval/bm25-index.js';
 import { reciprocalRankFusion, topByCosine } from '../core/retrieval/fusion.js';
+import { GrowableArray } from '../core/retrieval/growable-array.js';
 import { identifierTags } from '../core/text/analyse-question.js';
 import { tokenize } from '../core/text/tokenize.js';
+import { FactTable } from './fact-table.js';
 
 /** A KB's own calibrated gate setting (the newest version), from `candor eval calibrate --apply`. */
 export interface KbGateSetting {
@@ -39,59 +41,61 @@ export class KnowledgeIndex {
   gateSetting: KbGateSetting | null = null;
   /** When the first expert answer in this index is due for re-confirmation (ms since epoch); the cache reloads then. */
   expiresAt = Number.POSITIVE_INFINITY;
-  private readonly byId = new Map<number, StoredFact>();
-  private readonly byExternalId = new Map<string, number>();
-  /** Facts that open their passage (the first of their section): a section's topic sentence. */
-  private readonly openers = new Set<number>();
+  private readonly table: FactTable;
+  /** Facts that open their passage (the first of their section), by position: a section's topic sentence. */
+  private readonly openers: Uint8Array;
   /** Experts' answers (source `expert:…`), as opposed to facts of the KB's documents. */
-  readonly expertFactIds = new Set<number>();
+  readonly expertFactIds: ReadonlySet<number>;
   readonly bm25: Bm25Index;
 
   constructor(
     readonly kbId: number,
     readonly name: string,
     readonly version: number,
-    rows: readonly StoredFact[],
+    rows: readonly StoredFact[] | CollectedFacts,
     /** Unit-length fact embeddings for vector retrieval (empty: lexical only). */
     readonly vectors: ReadonlyMap<number, Float32Array> = new Map(),
     /** The lexical index, when built already (KnowledgeIndex.build builds it a slice at a time). */
     bm25?: Bm25Index,
   ) {
-    const seenPassages = new Set<string>();
-    for (const row of rows) {
-      this.byId.set(row.id, row);
-      if (row.externalId !== null) this.byExternalId.set(row.externalId, row.id);
-      if (isExpertSource(row.source)) this.expertFactIds.add(row.id);
-      const passage = row.passage ?? `fact#${row.id}`;
-      if (!seenPassages.has(passage)) this.openers.add(row.id);
-      seenPassages.add(passage);
-    }
-    this.bm25 = bm25 ?? new Bm25Index(rows.map(indexable));
+    const collected = rows instanceof CollectedFacts ? rows : CollectedFacts.of(rows);
+    collected.seal();
+    this.table = collected.table;
+    this.openers = collected.openers.trimmed();
+    this.expertFactIds = collected.expertFactIds;
+    this.bm25 = bm25 ?? new Bm25Index(rows instanceof CollectedFacts ? collected.indexable() : rows.map(indexable));
   }
 
-  /** The index of a KB version, built a slice at a time with `pause` between slices (see Bm25Index.build). */
+  /**
+   * The index of a KB version, built a slice at a time with `pause` between slices (see Bm25Index.build).
+   * Rows may come in pages (an async iterable): they are indexed as they come and not kept as objects.
+   */
   static async build(
     kb: { readonly kbId: number; readonly name: string; readonly version: number },
-    rows: readonly StoredFact[],
+    rows: Iterable<StoredFact> | AsyncIterable<StoredFact>,
     vectors: ReadonlyMap<number, Float32Array>,
     slicing: { readonly pause: () => Promise<void>; readonly sliceSize?: number | undefined },
   ): Promise<KnowledgeIndex> {
+    const collected = new CollectedFacts();
     const bm25 = await Bm25Index.build(
-      (function* () {
-        for (const row of rows) yield indexable(row);
+      (async function* () {
+        for await (const row of rows) {
+          collected.add(row);
+          yield indexable(row);
+        }
       })(),
       { pause: slicing.pause, ...(slicing.sliceSize ? { sliceSize: slicing.sliceSize } : {}) },
     );
-    return new KnowledgeIndex(kb.kbId, kb.name, kb.version, rows, vectors, bm25);
+    return new KnowledgeIndex(kb.kbId, kb.name, kb.version, collected, vectors, bm25);
   }
 
   get size(): number {
-    return this.byId.size;
+    return this.table.size;
   }
 
   /** Every fact of this version, in store order. */
   allFacts(): StoredFact[] {
-    return [...this.byId.values()];
+    return Array.from({ length: this.table.size }, (_, position) => this.table.at(position));
   }
 
   /**
@@ -103,12 +107,17 @@ export class KnowledgeIndex {
     const keys = new Set<number>();
     const unknown: string[] = [];
     for (const id of ids) {
-      const key =
-        this.byExternalId.get(id) ?? (/^\d+$/.test(id) && this.byId.get(Number(id))?.externalId === null ? Number(id) : undefined);
+      const key = this.table.idOfExternal(id) ?? (/^\d+$/.test(id) && this.isUnnamed(Number(id)) ? Number(id) : undefined);
       if (key === undefined) unknown.push(id);
       else keys.add(key);
     }
     return { keys, unknown };
+  }
+
+  /** Whether a fact with this store id is here and has no external id (decisions then name it by its store id). */
+  private isUnnamed(id: number): boolean {
+    const position = this.table.positionOf(id);
+    return position >= 0 && this.table.externalIdAt(position) === null;
   }
 
   /** True when facts have embeddings, so a question vector can be used. */
@@ -129,8 +138,11 @@ export class KnowledgeIndex {
       question,
       pool,
       k * 2,
-      (key) => this.byId.get(key)?.text ?? '',
-      (key) => this.openers.has(key),
+      (key) => {
+        const position = this.table.positionOf(key);
+        return position < 0 ? '' : this.table.textAt(position);
+      },
+      (key) => this.openers[this.table.positionOf(key)] === 1,
     );
     const lexical = hits.map((hit) => this.evidence(hit.key, hit.normalised)).sort((a, b) => b.score - a.score);
     if (!queryVector || this.vectors.size === 0) return lexical.slice(0, k);
@@ -146,7 +158,7 @@ export class KnowledgeIndex {
   }
 
   private evidence(key: number, similarity: number): EvidenceFact {
-    const fact = this.byId.get(key) as StoredFact;
+    const fact = this.table.at(this.table.positionOf(key));
     return {
       factId: fact.id,
       externalId: fact.externalId,
@@ -173,7 +185,46 @@ export class KnowledgeIndex {
   }
 }
 
-function indexable(row: StoredFact) {
+/**
+ * A KB version's facts as they are read (row by row, or page by page): the fact table, which facts open
+ * their passage, and which are experts' answers.
+ */
+export class CollectedFacts {
+  readonly table = new FactTable();
+  readonly openers = new GrowableArray((n) => new Uint8Array(n));
+  readonly expertFactIds = new Set<number>();
+  private seenPassages: Set<string> | null = new Set();
+
+  static of(rows: readonly StoredFact[]): CollectedFacts {
+    const collected = new CollectedFacts();
+    for (const row of rows) collected.add(row);
+    return collected;
+  }
+
+  add(row: StoredFact): void {
+    if (!this.seenPassages) throw new Error('CollectedFacts: facts cannot be added once indexed');
+    this.table.append(row);
+    if (isExpertSource(row.source)) this.expertFactIds.add(row.id);
+    const passage = row.passage ?? `fact#${row.id}`;
+    this.openers.push(this.seenPassages.has(passage) ? 0 : 1);
+    this.seenPassages.add(passage);
+  }
+
+  /** Seals the table (no more facts) and gives its facts as the lexical index reads them. */
+  *indexable(): Generator<IndexableFact> {
+    this.seal();
+    for (let position = 0; position < this.table.size; position++) yield indexable(this.table.at(position));
+  }
+
+  seal(): void {
+    if (!this.seenPassages) return;
+    this.seenPassages = null;
+    this.table.seal();
+  }
+}
+
+/** A stored fact as the lexical index reads it: its text, its search context and its identifier tags. */
+export function indexable(row: StoredFact): IndexableFact {
   return { key: row.id, text: row.text, context: searchContext(row), tags: identifierTags(row.text) };
 }
 

@@ -1,0 +1,128 @@
+import type { StoredFact } from './knowledge-index.js';
+
+/**
+ * A string column whose neighbouring facts mostly repeat a value (a document's facts share its source, title and
+ * path; a section's share its heading and passage): each run of equal values is kept once.
+ */
+class RunColumn {
+  private readonly values: (string | null)[] = [];
+  private positions: number[] | Uint32Array = [];
+
+  append(value: string | null | undefined): void {
+    const v = value ?? null;
+    const last = this.values.length - 1;
+    if (last < 0 || this.values[last] !== v) this.values.push(v);
+    (this.positions as number[]).push(this.values.length - 1);
+  }
+
+  get(position: number): string | null {
+    return this.values[this.positions[position] as number] ?? null;
+  }
+
+  /** Packs the run positions into a typed array once every fact is in. */
+  seal(): void {
+    this.positions = Uint32Array.from(this.positions);
+  }
+}
+
+/**
+ * A KB version's facts, column by column: one object per fact would cost a header and a copy of every
+ * repeated string (heading, source, passage, title, path) per fact. Facts are read back as StoredFact
+ * objects only when asked for (the evidence of one ask).
+ */
+export class FactTable {
+  private readonly ids: number[] = [];
+  private readonly texts: string[] = [];
+  private readonly externalIds: (string | null)[] = [];
+  private readonly confidences: number[] = [];
+  private readonly heading = new RunColumn();
+  private readonly documentPath = new RunColumn();
+  private readonly source = new RunColumn();
+  private readonly passage = new RunColumn();
+  private readonly url = new RunColumn();
+  private readonly title = new RunColumn();
+  private readonly alias = new RunColumn();
+  private idsAscending = true;
+  private positionById: Map<number, number> | null = null;
+  private byExternalId: Map<string, number> | null = null;
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  append(row: StoredFact): void {
+    const last = this.ids.length - 1;
+    if (last >= 0 && row.id <= (this.ids[last] as number)) this.idsAscending = false;
+    this.ids.push(row.id);
+    this.texts.push(row.text);
+    this.externalIds.push(row.externalId);
+    this.confidences.push(row.confidence);
+    this.heading.append(row.heading);
+    this.documentPath.append(row.documentPath);
+    this.source.append(row.source);
+    this.passage.append(row.passage);
+    this.url.append(row.url);
+    this.title.append(row.title);
+    this.alias.append(row.alias);
+  }
+
+  /** Called once every fact is in: compacts the columns and indexes ids. */
+  seal(): void {
+    for (const column of [this.heading, this.documentPath, this.source, this.passage, this.url, this.title, this.alias]) column.seal();
+    if (!this.idsAscending) this.positionById = new Map(this.ids.map((id, position) => [id, position]));
+  }
+
+  /** The position of the fact with this store id, or -1. */
+  positionOf(id: number): number {
+    if (this.positionById) return this.positionById.get(id) ?? -1;
+    let lo = 0;
+    let hi = this.ids.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = this.ids[mid] as number;
+      if (at === id) return mid;
+      if (at < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** The store id of the fact with this external id, if any (the lookup is built on first use: evaluation only). */
+  idOfExternal(externalId: string): number | undefined {
+    if (!this.byExternalId) {
+      this.byExternalId = new Map();
+      this.externalIds.forEach((external, position) => {
+        if (external !== null) this.byExternalId?.set(external, this.ids[position] as number);
+      });
+    }
+    return this.byExternalId.get(externalId);
+  }
+
+  at(position: number): StoredFact {
+    return {
+      id: this.ids[position] as number,
+      externalId: this.externalIds[position] ?? null,
+      text: this.texts[position] as string,
+      heading: this.heading.get(position),
+      documentPath: this.documentPath.get(position),
+      source: this.source.get(position) as string,
+      passage: this.passage.get(position),
+      confidence: this.confidences[position] as number,
+      url: this.url.get(position),
+      title: this.title.get(position),
+      alias: this.alias.get(position),
+    };
+  }
+
+  idAt(position: number): number {
+    return this.ids[position] as number;
+  }
+
+  textAt(position: number): string {
+    return this.texts[position] as string;
+  }
+
+  externalIdAt(position: number): string | null {
+    return this.externalIds[position] ?? null;
+  }
+}

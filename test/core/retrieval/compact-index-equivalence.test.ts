@@ -1,0 +1,101 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+import { Bm25Index, type Bm25Hit } from '../../../src/core/retrieval/bm25-index.js';
+import { contentTerms } from '../../../src/core/text/tokenize.js';
+import { indexOf, type BenchmarkSet } from '../../../src/eval/benchmarks/benchmark-set.js';
+import { loadPolicyBench } from '../../../src/eval/benchmarks/policybench.js';
+import { loadSquad2 } from '../../../src/eval/benchmarks/squad2.js';
+import { indexable } from '../../../src/kb/knowledge-index.js';
+import { ReferenceBm25 } from './reference-bm25.js';
+
+const EXAMPLES = join(import.meta.dirname, '../../../examples');
+const SETS: readonly (() => BenchmarkSet)[] = [
+  () => loadPolicyBench(join(EXAMPLES, 'policybench'), 'cpf'),
+  () => loadPolicyBench(join(EXAMPLES, 'policybench'), 'ica'),
+  () => loadSquad2(join(EXAMPLES, 'squad2')),
+];
+
+/** How two rankings differ (null: the same hits in the same order, with scores equal to 1e-9). */
+function difference(actual: Bm25Hit[], expected: Bm25Hit[]): string | null {
+  const keys = (hits: Bm25Hit[]) => hits.map((h) => h.key).join(',');
+  if (keys(actual) !== keys(expected)) return `hits ${keys(actual)} instead of ${keys(expected)}`;
+  for (const [i, hit] of actual.entries()) {
+    const want = expected[i] as Bm25Hit;
+    if (Math.abs(hit.raw - want.raw) >= 1e-9 || Math.abs(hit.normalised - want.normalised) >= 1e-9)
+      return `fact ${hit.key} scored ${hit.raw}/${hit.normalised} instead of ${want.raw}/${want.normalised}`;
+  }
+  return null;
+}
+
+function expectSameHits(actual: Bm25Hit[], expected: Bm25Hit[], what: string): void {
+  expect(difference(actual, expected), what).toBeNull();
+}
+
+describe('the compact index (typed arrays, MaxScore) against the term-at-a-time index it replaced', () => {
+  it.each(SETS.map((load, i) => [['policybench cpf', 'policybench ica', 'squad2'][i] as string, load] as const))(
+    '%s: every question, with its facts and left out — same hits, order, scores, df, idf and fact terms',
+    (_name, load) => {
+      const set = load();
+      const rows = indexOf(set).allFacts();
+      const compact = new Bm25Index(rows.map(indexable));
+      const reference = new ReferenceBm25(rows.map(indexable));
+      const externalToKey = new Map(rows.map((row) => [row.externalId, row.id]));
+      let compared = 0;
+      const differences: string[] = [];
+      for (const q of set.questions) {
+        const leftOut = new Set(q.factIds.flatMap((id) => externalToKey.get(id) ?? []));
+        for (const exclude of leftOut.size > 0 ? [new Set<number>(), leftOut] : [new Set<number>()]) {
+          // The depths the ask path uses (the re-ranking pool) and a deep one, where ties and pruning show.
+          for (const k of [20, 80]) {
+            const hits = compact.search(q.question, k, exclude);
+            const differs = difference(hits, reference.search(q.question, k, exclude));
+            if (differs) differences.push(`${q.id} k=${k} left out ${exclude.size}: ${differs}`);
+            for (const hit of hits.slice(0, 3)) {
+              const terms = [...compact.termsOf(hit.key)].join(' ');
+              if (terms !== [...reference.termsOf(hit.key)].join(' ')) differences.push(`${q.id}: terms of ${hit.key}`);
+            }
+          }
+          for (const term of contentTerms(q.question)) {
+            if (compact.df(term, exclude) !== reference.df(term, exclude) || compact.idf(term, exclude) !== reference.idf(term, exclude))
+              differences.push(`${q.id}: df/idf of ${term}`);
+          }
+          compared += 1;
+        }
+      }
+      expect(differences.slice(0, 5)).toEqual([]);
+      expect(compared).toBeGreaterThan(set.questions.length);
+    },
+    120_000,
+  );
+
+  it('breaks ties as the old index did: by the first question term a fact holds, then store order', () => {
+    // Facts 1 and 2 tie on score; fact 2 holds the question's first term, fact 1 only its second.
+    const facts = [
+      { key: 1, text: 'zebra crossing' },
+      { key: 2, text: 'giraffe crossing' },
+      { key: 3, text: 'giraffe zebra' },
+      { key: 4, text: 'other words here' },
+    ];
+    const question = 'giraffe zebra';
+    const compact = new Bm25Index(facts).search(question, 3);
+    expectSameHits(compact, new ReferenceBm25(facts).search(question, 3), 'ties');
+    expect(compact.map((h) => h.key)).toEqual([3, 2, 1]);
+  });
+
+  it('facts added in any key order are found by key (not only ascending store ids)', () => {
+    const facts = [
+      { key: 30, text: 'Premiums are paid from MediSave.' },
+      { key: 10, text: 'MediShield Life covers large hospital bills.' },
+      { key: 20, text: 'Claims for hospital bills are filed by the hospital.' },
+    ];
+    const compact = new Bm25Index(facts);
+    expect(compact.termsOf(10).has('medishield')).toBe(true);
+    expect(compact.df('hospital', new Set([20]))).toBe(1);
+    expectSameHits(
+      compact.search('hospital bills', 3, new Set([10])),
+      new ReferenceBm25(facts).search('hospital bills', 3, new Set([10])),
+      'unordered',
+    );
+  });
+});
