@@ -1,19 +1,4 @@
-import { sql } from 'drizzle-orm';
-import {
-  customType,
-  doublePrecision,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  real,
-  serial,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
-
-const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+import { doublePrecision, index, integer, pgTable, primaryKey, real, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 export const knowledgeBases = pgTable('knowledge_bases', {
   id: serial('id').primaryKey(),
@@ -84,12 +69,12 @@ export const facts = pgTable(
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     addedInVersion: integer('added_in_version').notNull(),
     retiredInVersion: integer('retired_in_version'),
-    search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('english', coalesce(heading, '') || ' ' || text)`),
   },
   (t) => [
     index('facts_kb_active').on(t.kbId, t.retiredInVersion),
     index('facts_external_id').on(t.kbId, t.externalId),
-    index('facts_search').using('gin', t.search),
+    // An index build reads a KB's facts page by page in id order (migration 0010).
+    index('facts_kb_id_id').on(t.kbId, t.id),
   ],
 );
 
