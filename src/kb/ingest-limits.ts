@@ -3,7 +3,10 @@
  * the rest of the batch is stored. They bound what one file may cost, whatever its bytes claim.
  */
 export interface IngestLimits {
-  /** Files larger than this are refused before they are read. @default 50 MiB */
+  /**
+   * Documents (read whole) larger than this are refused before they are read. A .jsonl is streamed, whatever
+   * its size: only a line of it longer than this is skipped. @default 50 MiB
+   */
   readonly maxFileBytes: number;
   /** The sum of a .docx's parts once inflated, as its ZIP directory declares them (checked before inflating). @default 256 MiB */
   readonly maxDocxBytes: number;

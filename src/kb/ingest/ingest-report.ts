@@ -28,10 +28,18 @@ export class TypeTally {
     counts.skipped += doc.skipped.length;
   }
 
-  stored(doc: SourceDocument): void {
+  stored(doc: SourceDocument, facts: number): void {
     const counts = this.of(doc.type);
-    counts.facts += doc.facts.length;
+    counts.facts += facts;
     counts.tableRows += doc.rows;
+  }
+
+  /** A file that was read but could not be stored (a .jsonl that changed before its facts were read again): an error, not a file. */
+  failed(doc: SourceDocument): void {
+    const counts = this.of(doc.type);
+    counts.files -= 1;
+    counts.skipped -= doc.skipped.length;
+    counts.errors += 1;
   }
 
   left(entry: Skipped, as: 'skipped' | 'errors'): void {

@@ -1,11 +1,22 @@
-import { and, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 
 import type { Db } from '../../store/open-store.js';
-import { documents, facts, kbVersions, knowledgeBases } from '../../store/schema.js';
+import { documents, facts, knowledgeBases } from '../../store/schema.js';
 import { withDefaults, type IngestLimits } from '../ingest-limits.js';
 import { TypeTally, type CountsByType } from './ingest-report.js';
-import { fileTypeOf, listSourceFiles, readSourceDocument, type NewFact, type Skipped, type SourceDocument } from './read-sources.js';
+import {
+  fileTypeOf,
+  listSourceFiles,
+  readSourceDocument,
+  type NewFact,
+  type ReadDocument,
+  type Skipped,
+  type SourceDocument,
+} from './read-sources.js';
 import { sourceUrlFor, type SourceUrls } from './source-urls.js';
+import { storeDocuments } from './store-documents.js';
+
+export { ensureKb } from './store-documents.js';
 
 export interface IngestSummary {
   readonly kb: { readonly name: string; readonly version: number };
@@ -45,23 +56,31 @@ export interface IngestOptions {
    * @default {}
    */
   readonly sourceUrls?: SourceUrls;
+  /** Facts per INSERT. @default 2000 */
+  readonly batchSize?: number;
 }
 
-const BATCH = 500;
+const BATCH = 2000;
+/** Facts written by one ingest from which the facts table's statistics are refreshed (ANALYZE) once it commits. */
+const ANALYZE_AFTER_FACTS = 10_000;
 
 /**
  * Ingests files into a KB. Unchanged files (same content hash) change nothing;
  * new or changed ones make one new KB version, retiring the facts they replace.
  * An unchanged file whose link changed keeps its facts and gets the new link
  * in place, in a new version too (so every replica reloads it). All of it
- * happens in one transaction: a failure leaves the KB as it was.
+ * happens in one transaction: a failure leaves the KB as it was. A .jsonl of
+ * any size is streamed, read once for its hash and bad lines and again as its
+ * facts are written in batches: memory holds a batch, not the file.
  */
 export async function ingestPaths(db: Db, paths: readonly string[], options: IngestOptions): Promise<IngestSummary> {
   const now = options.now ?? Date.now;
   const started = now();
-  const { files, skipped } = listSourceFiles(paths);
+  const { files, skipped: listed } = listSourceFiles(paths);
   const tally = new TypeTally(fileTypeOf);
-  for (const entry of skipped) tally.left(entry, 'skipped');
+  for (const entry of listed) tally.left(entry, 'skipped');
+  // In file order: files skipped, and documents standing for the lines skipped in them (once they are stored or found unchanged).
+  const skipped: (Skipped | SourceDocument)[] = [...listed];
   const errors: Skipped[] = [];
   const docs: SourceDocument[] = [];
   const limits = withDefaults(options.limits);
@@ -71,9 +90,10 @@ export async function ingestPaths(db: Db, paths: readonly string[], options: Ing
       reason: (error as Error).message,
     }));
     if (outcome.kind === 'document') {
-      docs.push({ ...outcome.doc, url: outcome.doc.url ?? sourceUrlFor(file, options.sourceUrls ?? {}) });
-      tally.read(outcome.doc);
-      for (const line of outcome.doc.skipped) skipped.push({ path: file.file, reason: line });
+      const doc = { ...outcome.doc, url: outcome.doc.url ?? sourceUrlFor(file, options.sourceUrls ?? {}) };
+      docs.push(doc);
+      skipped.push(doc);
+      tally.read(doc);
     } else {
       const entry = { path: file.file, reason: outcome.reason };
       (outcome.kind === 'error' ? errors : skipped).push(entry);
@@ -82,98 +102,52 @@ export async function ingestPaths(db: Db, paths: readonly string[], options: Ing
     if (files.length >= 20 && (i + 1) % 20 === 0) options.onProgress?.(`read ${i + 1}/${files.length} files`);
   }
 
+  const notes: Skipped[] = [];
   if (options.extractFacts) {
     // Only new or changed documents are worth a model call; unchanged ones are skipped inside the transaction anyway.
     const known = await activeHashes(db, options.kb);
     for (const [i, doc] of docs.entries()) {
-      if (known.get(doc.path) === doc.hash || doc.facts.some((f) => f.externalId !== null)) continue;
-      docs[i] = await extractDocument(doc, options.extractFacts, skipped);
+      if (known.get(doc.path) === doc.hash || doc.type === 'jsonl') continue;
+      docs[i] = await extractDocument(doc, options.extractFacts, notes);
+      skipped[skipped.indexOf(doc)] = docs[i];
       options.onProgress?.(`extracted facts from ${doc.path} (${i + 1}/${docs.length})`);
     }
   }
 
-  const result = await db.transaction(async (tx) => {
-    const kb = await ensureKb(tx as unknown as Db, options.kb);
-    const active = await tx
-      .select({ id: documents.id, path: documents.path, hash: documents.contentHash, url: documents.url })
-      .from(documents)
-      .where(and(eq(documents.kbId, kb.id), isNull(documents.retiredInVersion)));
-    const activeByPath = new Map(active.map((d) => [d.path, d]));
-    const pending = docs.filter((doc) => activeByPath.get(doc.path)?.hash !== doc.hash);
-    const relinked = docs.filter((doc) => {
-      const stored = activeByPath.get(doc.path);
-      return stored?.hash === doc.hash && stored.url !== doc.url;
-    });
-    const counts = { added: 0, changed: 0, relinked: relinked.length, facts: 0, retiredFacts: 0 };
-    if (pending.length === 0 && relinked.length === 0) return { version: kb.currentVersion, ...counts };
-
-    const version = kb.currentVersion + 1;
-    for (const doc of relinked) await relink(tx as unknown as Db, activeByPath.get(doc.path)!.id, doc);
-    const replaced = pending.flatMap((doc) => activeByPath.get(doc.path)?.id ?? []);
-    if (replaced.length > 0) {
-      await tx.update(documents).set({ retiredInVersion: version }).where(inArray(documents.id, replaced));
-      const retired = await tx
-        .update(facts)
-        .set({ retiredInVersion: version })
-        .where(and(inArray(facts.documentId, replaced), isNull(facts.retiredInVersion)))
-        .returning({ id: facts.id });
-      counts.retiredFacts = retired.length;
-    }
-    for (const doc of pending) {
-      tally.stored(doc);
-      if (activeByPath.has(doc.path)) counts.changed += 1;
-      else counts.added += 1;
-      const [row] = await tx
-        .insert(documents)
-        .values({ kbId: kb.id, path: doc.path, title: doc.title, url: doc.url, contentHash: doc.hash, addedInVersion: version })
-        .returning({ id: documents.id });
-      const documentId = (row as { id: number }).id;
-      for (let i = 0; i < doc.facts.length; i += BATCH) {
-        const batch = doc.facts
-          .slice(i, i + BATCH)
-          .map((fact) => ({ ...fact, url: fact.url ?? doc.url, kbId: kb.id, documentId, addedInVersion: version }));
-        await tx.insert(facts).values(batch);
-        counts.facts += batch.length;
-        if (counts.facts % 10_000 < BATCH && counts.facts >= 10_000) options.onProgress?.(`stored ${counts.facts} facts`);
-      }
-    }
-    const touched = [...pending, ...relinked].map((d) => d.path);
-    const relinkNote = relinked.length > 0 ? `, ${relinked.length} relinked` : '';
-    const note = `${counts.added} added, ${counts.changed} changed${relinkNote}: ${touched.slice(0, 5).join(', ')}${touched.length > 5 ? ', …' : ''}`;
-    await tx.insert(kbVersions).values({ kbId: kb.id, version, note });
-    await tx.update(knowledgeBases).set({ currentVersion: version }).where(eq(knowledgeBases.id, kb.id));
-    return { version, ...counts };
+  const result = await storeDocuments(db, docs, {
+    kb: options.kb,
+    batchSize: options.batchSize ?? BATCH,
+    limits,
+    onProgress: options.onProgress,
   });
-
+  for (const [doc, count] of result.stored) tally.stored(doc, count);
+  const written = [...result.stored.values()].reduce((sum, count) => sum + count, 0);
+  // After a bulk load the planner's row estimates are stale until autovacuum gets to it, and the index
+  // build that starts right away reads this KB page by page: fresh statistics keep those reads on the index.
+  if (written >= ANALYZE_AFTER_FACTS) await db.execute(sql`analyze facts`).catch(() => undefined);
+  for (const [doc, reason] of result.failed) {
+    errors.push({ path: doc.file, reason });
+    tally.failed(doc);
+  }
+  const read = docs.filter((doc) => !result.failed.has(doc));
+  const lines = skipped.flatMap((entry) => {
+    if (!('hash' in entry)) return [entry];
+    return result.failed.has(entry) ? [] : entry.skipped.map((reason) => ({ path: entry.file, reason }));
+  });
   return {
     kb: { name: options.kb, version: result.version },
-    documents: docs.length,
+    documents: read.length,
     added: result.added,
     changed: result.changed,
-    unchanged: docs.length - result.added - result.changed,
+    unchanged: read.length - result.added - result.changed,
     relinked: result.relinked,
     facts: result.facts,
     retiredFacts: result.retiredFacts,
-    skipped,
+    skipped: [...lines, ...notes],
     errors,
     byType: tally.result(),
     ms: now() - started,
   };
-}
-
-/**
- * Gives an unchanged document its new link, and its active facts too, except
- * .jsonl facts with a link of their own (unchanged, as their file is).
- */
-async function relink(tx: Db, documentId: number, doc: SourceDocument): Promise<void> {
-  await tx.update(documents).set({ url: doc.url }).where(eq(documents.id, documentId));
-  const ownLinks = doc.facts.flatMap((fact) => (fact.url !== null && fact.externalId !== null ? [fact.externalId] : []));
-  const conditions = [eq(facts.documentId, documentId), isNull(facts.retiredInVersion)];
-  if (ownLinks.length > 0) conditions.push(sql`(${facts.externalId} is null or ${notInArray(facts.externalId, ownLinks)})`);
-  await tx
-    .update(facts)
-    .set({ url: doc.url })
-    .where(and(...conditions));
 }
 
 async function activeHashes(db: Db, kb: string): Promise<Map<string, string>> {
@@ -191,10 +165,10 @@ async function activeHashes(db: Db, kb: string): Promise<Map<string, string>> {
  * model fails on keeps its sentence facts, and the failure is reported.
  */
 async function extractDocument(
-  doc: SourceDocument,
+  doc: ReadDocument,
   extract: NonNullable<IngestOptions['extractFacts']>,
   notes: Skipped[],
-): Promise<SourceDocument> {
+): Promise<ReadDocument> {
   const passages: NewFact[][] = [];
   for (const fact of doc.facts) {
     const last = passages[passages.length - 1];
@@ -220,18 +194,6 @@ async function extractDocument(
     for (const text of texts) out.push({ ...first, text, position: out.length });
   }
   return { ...doc, facts: out };
-}
-
-/** Finds or creates the KB row, locking it so concurrent ingests into one KB take turns. */
-export async function ensureKb(tx: Db, name: string): Promise<{ id: number; currentVersion: number }> {
-  await tx.insert(knowledgeBases).values({ name }).onConflictDoNothing();
-  const [kb] = await tx
-    .select({ id: knowledgeBases.id, currentVersion: knowledgeBases.currentVersion })
-    .from(knowledgeBases)
-    .where(eq(knowledgeBases.name, name))
-    .for('update');
-  if (!kb) throw new Error(`knowledge base "${name}" vanished during ingestion`);
-  return kb;
 }
 
 /** Counts of a KB's active content, for status lines. */

@@ -1,45 +1,50 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
-import { z } from 'zod';
 
 import { httpUrl } from '../../core/text/http-url.js';
 import { DEFAULT_INGEST_LIMITS, describeLimit, formatBytes, type IngestLimits } from '../ingest-limits.js';
 import { decodeText } from '../parse/decode-text.js';
 import { formatFromPath, parseDocument, type DocumentFormat, type ParsedDocument } from '../parse/index.js';
 import { binaryFormatFromPath, type BinaryFormat } from '../parse/parse-binary.js';
+import { scanFactFile, type NewFact } from './fact-lines.js';
 import { parseInWorker } from './parse-in-worker.js';
 
 /** What a file is read as: a text format, a binary document format, or ready-made facts. */
 export type FileType = DocumentFormat | BinaryFormat | 'jsonl';
 
-/** A fact ready to store, before it has an id. */
-export interface NewFact {
-  readonly externalId: string | null;
-  readonly text: string;
-  readonly heading: string | null;
-  readonly position: number;
-  readonly source: string;
-  /** Facts of one passage are one candidate answer (see EvidenceFact.passage). */
-  readonly passage: string;
-  readonly confidence: number;
-  /** The fact's own link (a .jsonl line's `url`); null: its document's, if any. */
-  readonly url: string | null;
-}
+export type { NewFact } from './fact-lines.js';
+export { readFactLines } from './fact-lines.js';
 
-export interface SourceDocument {
+interface SourceBase {
+  /** Its identity in the KB (SourceFile.key). */
   readonly path: string;
-  readonly type: FileType;
+  /** Where it was read from, as given (SourceFile.file). */
+  readonly file: string;
   readonly title: string | null;
   /** The document's own link (an HTML canonical URL, a PDF's metadata); null when it names none. */
   readonly url: string | null;
   readonly hash: string;
-  readonly facts: readonly NewFact[];
   /** How many of the facts are table or label–value rows. */
   readonly rows: number;
   /** Lines or parts that could not be used, with why. */
   readonly skipped: readonly string[];
 }
+
+/** A document read whole (within CANDOR_INGEST_MAX_FILE_BYTES), its facts in memory. */
+export interface ReadDocument extends SourceBase {
+  readonly type: DocumentFormat | BinaryFormat;
+  readonly facts: readonly NewFact[];
+}
+
+/** A .jsonl of facts, of any size: read once for its hash and bad lines, and again a batch at a time when it is stored. */
+export interface FactFile extends SourceBase {
+  readonly type: 'jsonl';
+  /** The numbers of the lines in `skipped`, left out again when its facts are read to be stored. */
+  readonly skippedLines: ReadonlySet<number>;
+}
+
+export type SourceDocument = ReadDocument | FactFile;
 
 /** Reading one file: a document, a file left out on purpose (nothing to read in it), or a file that could not be read. */
 export type ReadOutcome =
@@ -50,24 +55,6 @@ export interface Skipped {
   readonly path: string;
   readonly reason: string;
 }
-
-const FACT_LINE = z.object({
-  id: z.string().min(1).max(512),
-  text: z.string().trim().min(1).max(20_000),
-  source: z.string().min(1).max(2048).optional(),
-  confidence: z.number().min(0).max(1).optional(),
-  /** Facts naming the same passage (e.g. the sentences of one paragraph) are one candidate answer; without it a fact is its own. */
-  passage: z.string().min(1).max(2048).optional(),
-  /** Section heading, searched with the fact as a document's headings are. */
-  heading: z.string().trim().min(1).max(2048).optional(),
-  /** Where people can read the fact's source; wins over the file's own (CANDOR_SOURCE_URLS). */
-  url: z
-    .string()
-    .max(2048)
-    .refine((url) => httpUrl(url) !== null, 'expected an http(s) URL')
-    .transform((url) => httpUrl(url)!)
-    .optional(),
-});
 
 /** A file to ingest and the name it is known by in the KB. */
 export interface SourceFile {
@@ -126,7 +113,8 @@ export function fileTypeOf(path: string): FileType | null {
 /**
  * Reads and splits one file within the limits. Expected failures (over a limit, binary where text was
  * expected, encrypted, corrupt or truncated documents, scans without text) are outcomes with a message naming
- * the problem, and the limit's setting where a limit was passed; only I/O errors throw.
+ * the problem, and the limit's setting where a limit was passed; only I/O errors throw. A .jsonl is read as it
+ * streams, whatever its size: its facts are read again when they are stored (factFileBatches).
  */
 export async function readSourceDocument(
   { file, key: path }: SourceFile,
@@ -134,6 +122,12 @@ export async function readSourceDocument(
 ): Promise<ReadOutcome> {
   const type = fileTypeOf(file);
   if (type === null) return { kind: 'error', type: 'text', reason: 'unsupported file type' };
+  if (type === 'jsonl') {
+    const scan = await scanFactFile(file, path, limits);
+    if (!scan.ok) return { kind: 'error', type, reason: scan.reason };
+    const { hash, skipped, skippedLines } = scan;
+    return { kind: 'document', doc: { path, file, type, title: null, url: null, hash, rows: 0, skipped, skippedLines } };
+  }
   const read = readAtMost(file, limits.maxFileBytes);
   if (!read.ok) {
     const limit = describeLimit('maxFileBytes', limits.maxFileBytes, formatBytes(limits.maxFileBytes));
@@ -144,12 +138,11 @@ export async function readSourceDocument(
   if (type === 'pdf' || type === 'docx') {
     const parsed = await parseInWorker(bytes, type, limits);
     if (!parsed.ok) return { kind: parsed.skipped ? 'skipped' : 'error', type, reason: parsed.reason };
-    return { kind: 'document', doc: toSourceDocument(path, type, hash, parsed.doc, parsed.notes) };
+    return { kind: 'document', doc: toReadDocument({ path, file }, type, hash, parsed.doc, parsed.notes) };
   }
   const content = decodeText(bytes);
   if (!content.ok) return { kind: 'error', type, reason: content.reason };
-  if (type === 'jsonl') return { kind: 'document', doc: { path, type, hash, rows: 0, url: null, ...readFactLines(content.text, path) } };
-  return { kind: 'document', doc: toSourceDocument(path, type, hash, parseDocument(content.text, type), []) };
+  return { kind: 'document', doc: toReadDocument({ path, file }, type, hash, parseDocument(content.text, type), []) };
 }
 
 const READ_CHUNK = 1024 * 1024;
@@ -179,7 +172,13 @@ function readAtMost(file: string, maxBytes: number): { ok: true; bytes: Buffer }
 }
 
 /** Facts with their source locators: "file.pdf › p. 6 › Table A > Limits", "guide.md › Claims". */
-function toSourceDocument(path: string, type: FileType, hash: string, parsed: ParsedDocument, notes: readonly string[]): SourceDocument {
+function toReadDocument(
+  { path, file }: { path: string; file: string },
+  type: ReadDocument['type'],
+  hash: string,
+  parsed: ParsedDocument,
+  notes: readonly string[],
+): ReadDocument {
   const facts = parsed.facts.map((fact) => ({
     externalId: null,
     text: fact.text,
@@ -192,40 +191,15 @@ function toSourceDocument(path: string, type: FileType, hash: string, parsed: Pa
     url: null,
   }));
   const rows = parsed.facts.filter((fact) => fact.row === true).length;
-  return { path, type, hash, title: parsed.title, url: httpUrl(parsed.url), facts, rows, skipped: [...notes] };
-}
-
-export function readFactLines(content: string, path: string): Pick<SourceDocument, 'title' | 'facts' | 'skipped'> {
-  const facts: NewFact[] = [];
-  const skipped: string[] = [];
-  const seen = new Set<string>();
-  content.split('\n').forEach((line, i) => {
-    if (line.trim() === '') return;
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch {
-      skipped.push(`line ${i + 1}: not valid JSON`);
-      return;
-    }
-    const fact = FACT_LINE.safeParse(json);
-    if (!fact.success) {
-      skipped.push(`line ${i + 1}: ${fact.error.issues.map((e) => `${e.path.join('.') || 'line'} ${e.message}`).join('; ')}`);
-    } else if (seen.has(fact.data.id)) {
-      skipped.push(`line ${i + 1}: duplicate id "${fact.data.id}"`);
-    } else {
-      seen.add(fact.data.id);
-      facts.push({
-        externalId: fact.data.id,
-        text: fact.data.text,
-        heading: fact.data.heading ?? null,
-        position: facts.length,
-        source: fact.data.source ?? `${path}#${fact.data.id}`,
-        passage: fact.data.passage === undefined ? `${path}#${fact.data.id}` : `${path}#${fact.data.passage}`,
-        confidence: fact.data.confidence ?? 1,
-        url: fact.data.url ?? null,
-      });
-    }
-  });
-  return { title: null, facts, skipped };
+  return {
+    path,
+    file,
+    type,
+    hash,
+    title: parsed.title,
+    url: httpUrl(parsed.url),
+    facts,
+    rows,
+    skipped: [...notes],
+  };
 }
