@@ -76,7 +76,7 @@ export async function serve(app: Candor): Promise<void> {
     app.log(exitCode === 0 ? 'info' : 'error', 'shutting down', { signal });
     try {
       schedules.stop();
-      clearInterval(indexRefresh);
+      await indexRefresh.stop();
       experts.stop();
       gapMetrics.stop();
       await running.stop();
@@ -97,18 +97,42 @@ export async function serve(app: Candor): Promise<void> {
 }
 
 /**
- * Builds the served KBs' indexes now, and again whenever a new version appears (an ingest by another
- * process), so that the next ask finds it ready. A failed look is logged and tried on the next tick.
+ * Builds the served KBs' indexes now, and again as soon as the store announces a new version (an ingest or an
+ * expert answer in any process), so that the next ask finds it ready. Between announcements a KB's version
+ * is not read per ask; CANDOR_INDEX_REFRESH_MS bounds how long a missed announcement could go unnoticed (the
+ * fallback poll). A failed look is logged and tried on the next tick.
  */
-async function keepIndexesWarm(app: Candor, kbs: readonly string[]): Promise<NodeJS.Timeout> {
-  const warm = () =>
-    app.indexes.warm(kbs).catch((error: unknown) => app.log('warn', 'could not look for new KB versions', { error: describeError(error) }));
+async function keepIndexesWarm(app: Candor, kbs: readonly string[]): Promise<{ stop(): Promise<void> }> {
+  const warm = (names: readonly string[]) =>
+    app.indexes
+      .warm(names)
+      .catch((error: unknown) => app.log('warn', 'could not look for new KB versions', { error: describeError(error) }));
+  const unwatch = await app.store
+    .watchKbChanges((kb) => {
+      app.indexes.changed(kb);
+      void warm(kb === null ? kbs : kbs.filter((served) => served === kb));
+    })
+    .then(
+      (stop) => {
+        app.indexes.serveWhileBuilding({ maxWaitMs: app.config.kb.indexWaitMs, trustVersionsMs: app.config.kb.indexRefreshMs });
+        return stop;
+      },
+      (error: unknown) => {
+        app.log('warn', 'could not listen for KB changes: each ask reads its KB version', { error: describeError(error) });
+        return async () => undefined;
+      },
+    );
   // "Serving" is said once the first builds are done (or CANDOR_INDEX_WAIT_MS has passed: /healthz says which KB is still warming).
-  await warm();
+  await warm(kbs);
   await app.indexes.built(kbs, app.config.kb.indexWaitMs);
-  const timer = setInterval(warm, app.config.kb.indexRefreshMs);
+  const timer = setInterval(() => void warm(kbs), app.config.kb.indexRefreshMs);
   timer.unref();
-  return timer;
+  return {
+    async stop() {
+      clearInterval(timer);
+      await unwatch();
+    },
+  };
 }
 
 function closeAndThrow(app: Candor): (error: unknown) => Promise<never> {

@@ -12,6 +12,7 @@ import { CandorError } from '../errors.js';
 import type { Log } from '../log.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { openDurablePglite } from './durable-pglite.js';
+import { KB_CHANGE_CHANNEL, listenForKbChanges, type KbChangeNotify } from './kb-change-listener.js';
 import { PgliteGuard } from './pglite-guard.js';
 import * as schema from './schema.js';
 import { probeWrite } from './write-probe.js';
@@ -33,6 +34,12 @@ export interface Store {
    * answers `select 1`) and the instance answers (reopening it if a failed write stopped it).
    */
   ping(): Promise<void>;
+  /**
+   * Calls `notify` with a KB's name whenever its version or calibrated gate setting changes, in any process
+   * sharing the database (PostgreSQL LISTEN/NOTIFY; PGlite's own notifications, in process), and with null
+   * when changes may have been missed. Resolves with a function that stops listening.
+   */
+  watchKbChanges(notify: KbChangeNotify): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -98,6 +105,7 @@ async function openPglite(dataDir: string, purpose: string, log: Log | undefined
       if (!inMemory) await probeWrite(dataDir);
       await guard.query('select 1');
     },
+    watchKbChanges: (notify) => guard.listen(KB_CHANGE_CHANNEL, notify),
     async withTryLock(name, fn) {
       if (held.has(name)) return { ran: false };
       held.add(name);
@@ -134,6 +142,7 @@ async function openPostgres(url: string, max: number): Promise<Store> {
     db: db as unknown as Db,
     kind: 'postgres',
     ping: async () => void (await pool.query('select 1')),
+    watchKbChanges: (notify) => listenForKbChanges(url, notify),
     async withTryLock(name, fn) {
       // A session-level advisory lock on a dedicated connection: held for the whole run, released on crash.
       const client = await pool.connect();

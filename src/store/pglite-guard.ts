@@ -15,6 +15,11 @@ export interface PgliteGuardOptions {
 /** The part of PGlite drizzle uses (drizzle-orm/pglite calls `query` and `transaction`). */
 type Client = Pick<PGlite, 'query' | 'exec' | 'transaction'>;
 
+interface NotifyListener {
+  readonly channel: string;
+  readonly notify: (payload: string | null) => void;
+}
+
 const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 10_000;
 
@@ -36,6 +41,7 @@ export class PgliteGuard implements Client {
   #queue: Promise<unknown> = Promise.resolve();
   #retryAt = 0;
   #retryMs = FIRST_RETRY_MS;
+  #listeners: NotifyListener[] = [];
 
   constructor(
     client: PGlite,
@@ -81,6 +87,26 @@ export class PgliteGuard implements Client {
     });
   }
 
+  /**
+   * Calls `notify` with each notification on `channel` (delivered in process, before the notifying statement
+   * resolves), and with null after the instance is reopened (notifications may have been missed while it was
+   * stopped). Resolves with a function that stops listening.
+   */
+  async listen(channel: string, notify: (payload: string | null) => void): Promise<() => Promise<void>> {
+    const listener = { channel, notify };
+    this.#listeners.push(listener);
+    await this.#exclusive(async () => this.#subscribe(await this.#usable(), listener));
+    return async () => {
+      this.#listeners = this.#listeners.filter((l) => l !== listener);
+    };
+  }
+
+  async #subscribe(client: PGlite, listener: NotifyListener): Promise<void> {
+    await client.listen(listener.channel, (payload) => {
+      if (this.#listeners.includes(listener)) listener.notify(payload);
+    });
+  }
+
   /** Why the instance stopped, while it is stopped (null when it serves). */
   get stopped(): string | null {
     return this.#stopped?.reason ?? null;
@@ -111,6 +137,10 @@ export class PgliteGuard implements Client {
         this.#client = await reopen();
         this.#stopped = null;
         this.#retryMs = FIRST_RETRY_MS;
+        for (const listener of this.#listeners) {
+          await this.#subscribe(this.#client, listener);
+          listener.notify(null);
+        }
         log?.('info', 'store: reopened the embedded database', { downMs: Date.now() - stopped.at });
         return this.#client;
       } catch (error) {
