@@ -1,3 +1,4 @@
+import { GrowableArray } from '../core/retrieval/growable-array.js';
 import type { StoredFact } from './knowledge-index.js';
 
 /**
@@ -6,22 +7,17 @@ import type { StoredFact } from './knowledge-index.js';
  */
 class RunColumn {
   private readonly values: (string | null)[] = [];
-  private positions: number[] | Uint32Array = [];
+  private readonly positions = new GrowableArray((n) => new Uint32Array(n));
 
   append(value: string | null | undefined): void {
     const v = value ?? null;
     const last = this.values.length - 1;
     if (last < 0 || this.values[last] !== v) this.values.push(v);
-    (this.positions as number[]).push(this.values.length - 1);
+    this.positions.push(this.values.length - 1);
   }
 
   get(position: number): string | null {
-    return this.values[this.positions[position] as number] ?? null;
-  }
-
-  /** Packs the run positions into a typed array once every fact is in. */
-  seal(): void {
-    this.positions = Uint32Array.from(this.positions);
+    return this.values[this.positions.at(position)] ?? null;
   }
 }
 
@@ -68,7 +64,6 @@ export class FactTable {
 
   /** Called once every fact is in: compacts the columns and indexes ids. */
   seal(): void {
-    for (const column of [this.heading, this.documentPath, this.source, this.passage, this.url, this.title, this.alias]) column.seal();
     if (!this.idsAscending) this.positionById = new Map(this.ids.map((id, position) => [id, position]));
   }
 

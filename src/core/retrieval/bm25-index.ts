@@ -1,4 +1,4 @@
-import { contentTerms, tokenTerms } from '../text/tokenize.js';
+import { contentTerms, forEachWord, wordTerms } from '../text/tokenize.js';
 import { GrowableArray } from './growable-array.js';
 import { topByMaxScore, type PostingList } from './max-score.js';
 
@@ -33,8 +33,11 @@ export interface Bm25Hit {
 
 const DEFAULT_PARAMS: Bm25Params = { k1: 1.2, b: 0.75 };
 
-/** Postings are grouped (sealed) this many facts at a time between pauses. */
-const SEAL_SLICE = 20_000;
+/** Written words whose term ids are cached while facts are added (the cache starts over when full). */
+const WORD_CACHE_SIZE = 200_000;
+
+/** Postings are grouped (sealed) this many facts at a time between pauses (a few ms). */
+const SEAL_SLICE = 5_000;
 
 /**
  * An in-memory BM25 index in typed arrays: each term is interned once, its postings (fact positions and term
@@ -51,8 +54,10 @@ export class Bm25Index {
   private building: FactsBeingAdded | null = newFactsBeingAdded();
   private totalLength = 0;
   private keysAscending = true;
-  /** One fact's term counts while it is added (reused: a map per fact is garbage by the million). */
-  private readonly counts = new Map<string, number>();
+  /** While adding: term ids per written word (most words recur), and one fact's term frequencies by id. */
+  private readonly wordIds = new Map<string, readonly number[]>();
+  private tf = new Uint32Array(1024);
+  private readonly seen: number[] = [];
 
   // Set by seal(). Fact d's term ids are factTerms[factStart[d] .. factStart[d + 1]); the postings of term t
   // are postingFacts[postingStart[t] .. postingStart[t + 1]), fact positions in insertion order.
@@ -85,18 +90,30 @@ export class Bm25Index {
    */
   static async build(
     facts: Iterable<IndexableFact> | AsyncIterable<IndexableFact>,
-    options: { readonly pause: () => Promise<void>; readonly sliceSize?: number; readonly params?: Bm25Params },
+    options: {
+      readonly pause: () => Promise<void>;
+      /** Facts indexed between pauses at most. @default 500 */
+      readonly sliceSize?: number;
+      /** Time one slice may take at most, in ms (a request waits for the slice in progress). @default 4 */
+      readonly sliceMs?: number;
+      readonly params?: Bm25Params;
+    },
   ): Promise<Bm25Index> {
     const index = new Bm25Index([], options.params ?? DEFAULT_PARAMS);
     index.building = newFactsBeingAdded();
     const slice = options.sliceSize ?? 500;
+    const sliceMs = options.sliceMs ?? 4;
     let inSlice = 0;
+    let sliceStart = performance.now();
     for await (const fact of facts) {
       index.add(fact);
       inSlice += 1;
-      if (inSlice === slice) {
-        inSlice = 0;
+      // A request in progress waits for the slice at each turn of the event loop it takes: slices are kept
+      // short in time, not only in facts (checked every 16 facts).
+      if (inSlice === slice || ((inSlice & 15) === 0 && performance.now() - sliceStart >= sliceMs)) {
         await options.pause();
+        inSlice = 0;
+        sliceStart = performance.now();
       }
     }
     for (const _ of index.seal()) await options.pause();
@@ -110,36 +127,85 @@ export class Bm25Index {
   private add(fact: IndexableFact): void {
     const adding = this.building;
     if (!adding) throw new Error('Bm25Index: facts cannot be added once the index is built');
-    const own = tokenTerms(fact.text);
-    const counts = this.counts;
-    counts.clear();
-    for (const term of own) counts.set(term, (counts.get(term) ?? 0) + 1);
-    const ownDistinct = counts.size;
+    // Term frequencies by term id in `tf`, the fact's distinct ids in first-seen order in `seen`.
+    const seen = this.seen;
+    seen.length = 0;
+    let own = 0;
+    this.forEachTermId(fact.text, (id) => {
+      const tf = this.scratchTf(id + 1);
+      own += 1;
+      if (tf[id] === 0) seen.push(id);
+      tf[id] = (tf[id] as number) + 1;
+    });
+    const ownDistinct = seen.length;
     // Context (the heading path) says what the fact is about: each of its terms counts once, and not
     // again where the fact states it, so a heading that repeats the text does not double its weight.
-    if (fact.context) for (const term of tokenTerms(fact.context)) if (!counts.has(term)) counts.set(term, 1);
-    const length = own.length + counts.size - ownDistinct;
-    for (const tag of fact.tags ?? []) counts.set(tag, 1);
+    if (fact.context) {
+      this.forEachTermId(fact.context, (id) => {
+        const tf = this.scratchTf(id + 1);
+        if (tf[id] !== 0) return;
+        seen.push(id);
+        tf[id] = 1;
+      });
+    }
+    const length = own + seen.length - ownDistinct;
+    for (const tag of fact.tags ?? []) {
+      const id = this.internTerm(tag);
+      const counts = this.scratchTf(id + 1);
+      if (counts[id] === 0) seen.push(id);
+      counts[id] = 1;
+    }
+    const counts = this.scratchTf(0);
     adding.starts.push(adding.terms.length);
-    for (const [term, tf] of counts) {
-      let id = this.termIds.get(term);
-      if (id === undefined) {
-        id = this.termNames.length;
-        this.termIds.set(term, id);
-        this.termNames.push(term);
-      }
+    for (const id of seen) {
+      const frequency = counts[id] as number;
+      counts[id] = 0;
       adding.terms.push(id);
-      if (tf > 0xffff && !adding.wideTfs) {
+      if (frequency > 0xffff && !adding.wideTfs) {
         adding.tfs = adding.tfs.widen((n) => new Uint32Array(n));
         adding.wideTfs = true;
       }
-      adding.tfs.push(tf);
+      adding.tfs.push(frequency);
     }
     const size = adding.keys.length;
     if (size > 0 && fact.key <= adding.keys.at(size - 1)) this.keysAscending = false;
     adding.keys.push(fact.key);
     adding.lengths.push(length);
     this.totalLength += length;
+  }
+
+  /** The id of a term, interned on first sight. */
+  private internTerm(term: string): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) {
+      id = this.termNames.length;
+      this.termIds.set(term, id);
+      this.termNames.push(term);
+    }
+    return id;
+  }
+
+  /** Calls `each` with the id of every term of the text, in order (terms cached per written word). */
+  private forEachTermId(text: string, each: (id: number) => void): void {
+    forEachWord(text, (written) => {
+      let ids = this.wordIds.get(written);
+      if (!ids) {
+        ids = wordTerms(written).map((term) => this.internTerm(term));
+        if (this.wordIds.size >= WORD_CACHE_SIZE) this.wordIds.clear();
+        this.wordIds.set(written, ids);
+      }
+      for (const id of ids) each(id);
+    });
+  }
+
+  /** The per-term frequency scratch array, with room for ids below `size` (all zero between facts). */
+  private scratchTf(size: number): Uint32Array {
+    if (this.tf.length < size) {
+      const grown = new Uint32Array(Math.max(size, this.tf.length * 2, 1024));
+      grown.set(this.tf);
+      this.tf = grown;
+    }
+    return this.tf;
   }
 
   /**
@@ -156,7 +222,10 @@ export class Bm25Index {
     factStart.set(adding.starts.view());
     factStart[size] = factTerms.length;
     const counts = new Uint32Array(terms + 1);
-    for (let i = 0; i < factTerms.length; i++) counts[(factTerms[i] as number) + 1]! += 1;
+    for (let i = 0; i < factTerms.length; i++) {
+      counts[(factTerms[i] as number) + 1]! += 1;
+      if ((i + 1) % (SEAL_SLICE * 16) === 0) yield;
+    }
     for (let t = 0; t < terms; t++) counts[t + 1]! += counts[t] as number;
     const postingStart = counts.slice();
     const postingFacts = new Uint32Array(factTerms.length);
@@ -194,6 +263,8 @@ export class Bm25Index {
     this.lengthNorm = lengthNorm;
     this.termBound = termBound;
     this.building = null;
+    this.wordIds.clear();
+    this.tf = new Uint32Array(0);
   }
 
   /** The position of the fact stored under `key`, or -1. */

@@ -38,23 +38,40 @@ const PLURAL_ACRONYM = /^(\p{Lu}{2,})s$/u;
 const PART_SEPARATOR = /[-'.]/;
 
 function scan(text: string, emit: (word: string, term: string) => void): void {
-  for (const match of unglue(text).matchAll(WORD)) {
-    let raw = match[0];
-    // Plural acronyms ("PRs", "AGMs") count as their singular.
-    if (raw.length > 2 && raw.endsWith('s') && PLURAL_ACRONYM.test(raw)) raw = raw.slice(0, -1);
-    raw = raw.toLowerCase();
-    if (raw.includes('’')) raw = raw.replace(/’/g, "'");
-    if (!PART_SEPARATOR.test(raw)) {
-      emitPart(raw, emit);
-      continue;
-    }
-    const parts = raw.split(/[-'.]/).filter(Boolean);
-    if (parts.length > 1) {
-      const joined = parts.join('');
-      if (/\d/.test(joined)) emitWord(joined, joined, emit);
-    }
-    for (const part of parts) emitPart(part, emit);
+  for (const match of unglue(text).matchAll(WORD)) scanWord(match[0], emit);
+}
+
+/**
+ * Calls `each` with every word of the text as written (before it is lower-cased and split): the terms of
+ * all of them, `wordTerms` of each in turn, are `tokenTerms(text)`. An index caches terms per written word.
+ */
+export function forEachWord(text: string, each: (written: string) => void): void {
+  for (const match of unglue(text).matchAll(WORD)) each(match[0]);
+}
+
+/** The terms one written word counts as (none for a stop word; a compound's parts, and its digits joined). */
+export function wordTerms(written: string): string[] {
+  const out: string[] = [];
+  scanWord(written, (_word, term) => out.push(term));
+  return out;
+}
+
+function scanWord(written: string, emit: (word: string, term: string) => void): void {
+  let raw = written;
+  // Plural acronyms ("PRs", "AGMs") count as their singular.
+  if (raw.length > 2 && raw.endsWith('s') && PLURAL_ACRONYM.test(raw)) raw = raw.slice(0, -1);
+  raw = raw.toLowerCase();
+  if (raw.includes('’')) raw = raw.replace(/’/g, "'");
+  if (!PART_SEPARATOR.test(raw)) {
+    emitPart(raw, emit);
+    return;
   }
+  const parts = raw.split(/[-'.]/).filter(Boolean);
+  if (parts.length > 1) {
+    const joined = parts.join('');
+    if (/\d/.test(joined)) emitWord(joined, joined, emit);
+  }
+  for (const part of parts) emitPart(part, emit);
 }
 
 function emitPart(part: string, emit: (word: string, term: string) => void): void {
