@@ -25,6 +25,13 @@ export interface InboxWorkerOptions {
    * of events is acknowledged before its answers take the event loop and the embedded database. @default never
    */
   readonly holdWhile?: () => boolean;
+  /**
+   * The longest `holdWhile` holds answering back in one stretch: under traffic that never pauses, answering
+   * then goes on beside it (as if nothing held it) until `holdWhile` lets go once. @default 2000
+   */
+  readonly maxHoldMs?: number;
+  /** The clock holds are timed with. @default performance.now */
+  readonly now?: () => number;
   /** Answers and delivers one row; returns the posted reply's id (null when nothing could be posted). */
   readonly process: (entry: ClaimedEntry, context: { readonly final: boolean }) => Promise<string | null>;
   readonly log: Log;
@@ -39,6 +46,9 @@ export interface InboxWorker {
   stop(graceMs: number): Promise<void>;
 }
 
+/** How often a held worker looks again. */
+const HOLD_POLL_MS = 5;
+
 /**
  * Works a channel's inbox rows: claims them under a lease (so two replicas
  * never work one row, and a dead worker's rows are taken again once its lease
@@ -52,10 +62,32 @@ export function startInboxWorker(inbox: Inbox, options: InboxWorkerOptions): Inb
   const leaseMs = options.leaseMs ?? 60_000;
   const maxAttempts = options.maxAttempts ?? 5;
   const { log, channel } = options;
+  const now = options.now ?? (() => performance.now());
+  const maxHoldMs = options.maxHoldMs ?? 2_000;
   const inFlight = new Map<number, Promise<void>>();
   let stopping = false;
   let pumping = false;
   let again = false;
+  /** When the current hold began (undefined: not holding). */
+  let holdingSince: number | undefined;
+  /** The one timer that looks again while holding: every wake during a burst must not start a polling loop of its own. */
+  let holdTimer: NodeJS.Timeout | undefined;
+
+  /** Whether to hold answering back now; arms the look-again timer when so. */
+  const holding = (): boolean => {
+    if (!options.holdWhile?.()) {
+      holdingSince = undefined;
+      return false;
+    }
+    holdingSince ??= now();
+    if (now() - holdingSince >= maxHoldMs) return false;
+    holdTimer ??= setTimeout(() => {
+      holdTimer = undefined;
+      void pump();
+    }, HOLD_POLL_MS);
+    holdTimer.unref();
+    return true;
+  };
 
   const work = async (entry: ClaimedEntry): Promise<void> => {
     const renew = setInterval(() => void inbox.extend([entry.id], owner, leaseMs).catch(() => undefined), Math.max(50, leaseMs / 3));
@@ -100,10 +132,7 @@ export function startInboxWorker(inbox: Inbox, options: InboxWorkerOptions): Inb
         if (stopping) return;
         const free = concurrency - inFlight.size;
         if (free <= 0) return;
-        if (options.holdWhile?.()) {
-          setTimeout(() => void pump(), 5).unref();
-          return;
-        }
+        if (holding()) return;
         let claimed: ClaimedEntry[];
         try {
           claimed = await inbox.claim(channel, owner, free, leaseMs);
@@ -136,6 +165,7 @@ export function startInboxWorker(inbox: Inbox, options: InboxWorkerOptions): Inb
     async stop(graceMs) {
       stopping = true;
       clearInterval(poll);
+      clearTimeout(holdTimer);
       const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
       await Promise.race([Promise.allSettled([...inFlight.values()]).then(() => undefined), grace]);
       await inbox.release(owner).catch(() => undefined);

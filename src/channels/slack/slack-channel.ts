@@ -6,7 +6,7 @@ import { ATTR } from '../../telemetry/attributes.js';
 import { withTraceFrom } from '../../telemetry/trace-carrier.js';
 import { withinTime } from '../../within-time.js';
 import { answerOrGiveUp, EVENT_ATTR, type AnswerOnceDeps } from '../chat/answer-once.js';
-import { answersUnmentioned, routeFor } from '../chat/channel-routes.js';
+import { answersUnmentioned, routeFor, type Place } from '../chat/channel-routes.js';
 import { answerDeps, type ChatServices } from '../chat/chat-services.js';
 import { startInboxWorker, type InboxWorker } from '../chat/inbox-worker.js';
 import type { Route } from '../http/api-routes.js';
@@ -96,8 +96,9 @@ export async function startSlackChannel(host: ChatServices, options: SlackChanne
     if (fresh) worker?.wake();
     else host.log('info', 'duplicate delivery ignored', { channel: 'slack', eventId: question.inbound.eventId, retryNum });
   };
-  const parse = (body: unknown) =>
-    slackInbound(body, { botUserId: auth.userId, unmentioned: (place) => answersUnmentioned(channels, place) });
+  // One rules object for every event: a closure made per event would cost a burst an allocation (and a name) each.
+  const inboundRules = { botUserId: auth.userId, unmentioned: (place: Place) => answersUnmentioned(channels, place) };
+  const parse = (body: unknown) => slackInbound(body, inboundRules);
   const http = settings.appToken ? null : new SlackEventsReceiver({ signingSecret: settings.signingSecret ?? '', logger, parse, enqueue });
   const receiver: SlackEventsReceiver | SlackSocketReceiver =
     http ?? new SlackSocketReceiver({ appToken: settings.appToken as string, logger, clientOptions, parse, enqueue });
@@ -121,7 +122,8 @@ export async function startSlackChannel(host: ChatServices, options: SlackChanne
     pollMs: inboxSettings.pollMs,
     maxAttempts: inboxSettings.maxAttempts,
     recoverFirst: host.soleWriter,
-    // Answering waits while questions are being received and stored: acknowledgements come first.
+    // Answering waits while questions arrive (until the receiver has been quiet a moment; 2 s at most in a row):
+    // acknowledgements come first, and a burst's answers would otherwise take the event loop between its requests.
     holdWhile: () => receiver.busy,
     log: host.log,
     process: (entry, { final }) => {

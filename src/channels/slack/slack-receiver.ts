@@ -1,4 +1,6 @@
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseForm } from 'node:querystring';
 import { HTTPModuleFunctions as http, HTTPResponseAck, type App, type Logger, type Receiver } from '@slack/bolt';
 
 import { describeError } from '../../errors.js';
@@ -16,8 +18,10 @@ export interface SlackReceiverOptions {
   /** Stores a question durably; resolves once stored. Rejects when it cannot be (the database is down). */
   readonly enqueue: (question: SlackQuestion, retryNum: number) => Promise<void>;
   readonly bodyLimitBytes?: number;
-  /** The clock the request timestamp is checked against. @default Date.now */
+  /** The clock the request timestamp is checked against (and quiet is timed with). @default Date.now */
   readonly now?: () => number;
+  /** How long after the last request of a burst the receiver still counts as busy (see ReceiveActivity). @default 250 */
+  readonly quietMs?: number;
 }
 
 /** Slack's replay window: a request timestamp more than this far from now, either way, is refused. */
@@ -29,9 +33,27 @@ export function freshTimestamp(header: string | string[] | undefined, nowMs: num
   return Math.abs(nowMs / 1000 - Number(header)) <= MAX_SKEW_SECONDS;
 }
 
+/** The signing secret as a key, prepared once (null when empty: then no signature is valid). */
+export function signingKey(secret: string): KeyObject | null {
+  return secret === '' ? null : createSecretKey(Buffer.from(secret, 'utf8'));
+}
+
 /**
- * A lean Bolt receiver for HTTP: it verifies the request (Bolt's own
- * signature check: bad or stale signature → 401) and, for a question (an
+ * Slack's v0 request signature: `v0=` and the hex HMAC-SHA256 of `v0:{timestamp}:{body}` under the signing
+ * secret, over the body's bytes as received, compared in constant time. Bolt's `verifySlackRequest` computes
+ * the same HMAC but compares with a double HMAC under fresh random bytes (tsscmp, from before Node had
+ * `timingSafeEqual`): three HMACs and a random draw per request, most of a burst's signature cost.
+ */
+export function validSlackSignature(key: KeyObject | null, timestamp: string, body: Buffer, signature: unknown): boolean {
+  if (key === null || typeof signature !== 'string' || !signature.startsWith('v0=')) return false;
+  const given = Buffer.from(signature.slice(3), 'hex');
+  const expected = createHmac('sha256', key).update(`v0:${timestamp}:`).update(body).digest();
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * A lean Bolt receiver for HTTP: it verifies the request (Slack's signature
+ * check: bad or stale signature → 401) and, for a question (an
  * @-mention, a DM), stores it in the inbox and only then answers 200 — the
  * acknowledgement promises nothing the database has not kept, and a question
  * that cannot be stored gets a 503 so that Slack delivers it again. Everything
@@ -40,14 +62,18 @@ export function freshTimestamp(header: string | string[] | undefined, nowMs: num
  */
 export class SlackEventsReceiver implements Receiver {
   private app: App | undefined;
-  private receiving = 0;
+  private readonly activity: ReceiveActivity;
+  private readonly key: KeyObject | null;
 
-  /** Requests being read, verified and stored right now (the inbox worker waits while there are any). */
+  /** Requests being read, verified and stored, or, after a burst, one finished within `quietMs` (answering waits meanwhile). */
   get busy(): boolean {
-    return this.receiving > 0;
+    return this.activity.busy;
   }
 
-  constructor(private readonly options: SlackReceiverOptions) {}
+  constructor(private readonly options: SlackReceiverOptions) {
+    this.activity = new ReceiveActivity(options.quietMs ?? DEFAULT_QUIET_MS, options.now);
+    this.key = signingKey(options.signingSecret);
+  }
 
   init(app: App): void {
     this.app = app;
@@ -65,33 +91,33 @@ export class SlackEventsReceiver implements Receiver {
         res.writeHead(405, { allow: 'POST' }).end();
         return true;
       }
-      this.receiving += 1;
-      try {
-        await this.handle(req, res);
-      } finally {
-        this.receiving -= 1;
-      }
+      await this.activity.during(() => this.handle(req, res));
       return true;
     };
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { logger } = this.options;
-    // Bolt refuses only stale timestamps; a request dated ahead of the clock (or not a time at all) is refused too.
-    if (!freshTimestamp(req.headers['x-slack-request-timestamp'], this.options.now?.() ?? Date.now())) {
+    // Slack's replay window, both ways: Bolt refused only stale timestamps, not ones ahead of the clock or no time at all.
+    const timestamp = req.headers['x-slack-request-timestamp'];
+    if (typeof timestamp !== 'string' || !freshTimestamp(timestamp, this.options.now?.() ?? Date.now())) {
       logger.warn('Refused a request whose x-slack-request-timestamp is missing, malformed or more than 5 minutes off');
       return http.buildNoBodyResponse(res, 401);
     }
     let buffered;
     try {
-      buffered = await http.parseAndVerifyHTTPRequest(
-        { enabled: true, signingSecret: this.options.signingSecret, bodyLimit: this.options.bodyLimitBytes ?? 1024 * 1024 },
-        req,
-      );
+      buffered = await http.bufferIncomingMessage(req, this.options.bodyLimitBytes ?? 1024 * 1024);
     } catch (error) {
       if (http.isRawBodyError(error) && (error.type === 'entity.too.large' || error.statusCode === 413))
         return http.buildNoBodyResponse(res, 413);
-      logger.warn(`Failed to parse and verify the request data: ${describeError(error)}`);
+      logger.warn(`Failed to read the request body: ${describeError(error)}`);
+      return http.buildNoBodyResponse(res, 401);
+    }
+    // Slack's SSL check is sent unsigned; as in Bolt, nothing else of its body is read.
+    if (req.headers['content-type'] === 'application/x-www-form-urlencoded' && parseForm(buffered.rawBody.toString()).ssl_check === '1')
+      return http.buildSSLCheckResponse(res);
+    if (!validSlackSignature(this.key, timestamp, buffered.rawBody, req.headers['x-slack-signature'])) {
+      logger.warn('Refused a request whose x-slack-signature is missing or does not match its body');
       return http.buildNoBodyResponse(res, 401);
     }
     let body;
@@ -105,7 +131,6 @@ export class SlackEventsReceiver implements Receiver {
       logger.warn('Malformed request body: not an object');
       return http.buildNoBodyResponse(res, 400);
     }
-    if (body.ssl_check === '1') return http.buildSSLCheckResponse(res);
     if (body.type === 'url_verification') return http.buildUrlVerificationResponse(res, body);
     // A header that is not a small whole number (`abc`, 1e20) is no retry count: stored as such, the question would never be answered.
     const retryNum = retryCount(http.extractRetryNumFromHTTPRequest(req));
@@ -134,6 +159,47 @@ export class SlackEventsReceiver implements Receiver {
       const known = typeof body.type === 'string' || typeof body.command === 'string';
       if (!known) logger.warn('Malformed request body: a payload of no known type');
       http.buildNoBodyResponse(res, known ? 200 : 400);
+    }
+  }
+}
+
+/** @see SlackReceiverOptions.quietMs */
+export const DEFAULT_QUIET_MS = 250;
+
+/**
+ * Whether events are arriving: some being received now, or, after a burst, the last one finished less than
+ * `quietMs` ago. The requests of one burst reach the server tens of milliseconds apart, and in each gap a bare
+ * in-flight count reads zero: answering would start there and take the event loop (and the embedded database's one
+ * connection) from the acknowledgements still to come. A lone event (none other in flight or within `quietMs`
+ * before it) leaves no quiet to wait for: its answer starts as soon as it is acknowledged.
+ */
+export class ReceiveActivity {
+  private inFlight = 0;
+  /** When the last request began, and when the last one ended. */
+  private lastStart = Number.NEGATIVE_INFINITY;
+  private lastEnd = Number.NEGATIVE_INFINITY;
+  /** The last request came while another was in flight or had just been. */
+  private burst = false;
+
+  constructor(
+    private readonly quietMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get busy(): boolean {
+    return this.inFlight > 0 || (this.burst && this.now() - this.lastEnd < this.quietMs);
+  }
+
+  async during<T>(receive: () => Promise<T>): Promise<T> {
+    const start = this.now();
+    this.burst = this.inFlight > 0 || start - Math.max(this.lastStart, this.lastEnd) < this.quietMs;
+    this.lastStart = start;
+    this.inFlight += 1;
+    try {
+      return await receive();
+    } finally {
+      this.inFlight -= 1;
+      this.lastEnd = this.now();
     }
   }
 }

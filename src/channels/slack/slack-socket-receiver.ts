@@ -3,7 +3,7 @@ import { SocketModeClient } from '@slack/socket-mode';
 
 import { describeError } from '../../errors.js';
 import type { SlackInbound, SlackQuestion } from './slack-inbound.js';
-import { retryCount, storeQuestion } from './slack-receiver.js';
+import { DEFAULT_QUIET_MS, ReceiveActivity, retryCount, storeQuestion } from './slack-receiver.js';
 
 export interface SlackSocketReceiverOptions {
   /** The app-level token (`xapp-…`, scope connections:write) that opens the connection. */
@@ -15,6 +15,8 @@ export interface SlackSocketReceiverOptions {
   readonly parse: (body: unknown) => SlackInbound;
   /** Stores a question durably; resolves once stored. Rejects when it cannot be (the database is down). */
   readonly enqueue: (question: SlackQuestion, retryNum: number) => Promise<void>;
+  /** How long after the last envelope of a burst the receiver still counts as busy (see ReceiveActivity). @default 250 */
+  readonly quietMs?: number;
 }
 
 /** What SocketModeClient emits as `slack_event` for each envelope Slack sends. */
@@ -40,14 +42,15 @@ interface SocketEnvelope {
 export class SlackSocketReceiver implements Receiver {
   private app: App | undefined;
   private readonly client: SocketModeClient;
-  private receiving = 0;
+  private readonly activity: ReceiveActivity;
 
-  /** Envelopes being read and stored right now. */
+  /** Envelopes being read and stored, or, after a burst, one finished within `quietMs`. */
   get busy(): boolean {
-    return this.receiving > 0;
+    return this.activity.busy;
   }
 
   constructor(private readonly options: SlackSocketReceiverOptions) {
+    this.activity = new ReceiveActivity(options.quietMs ?? DEFAULT_QUIET_MS);
     this.client = new SocketModeClient({
       appToken: options.appToken,
       logger: options.logger,
@@ -70,13 +73,10 @@ export class SlackSocketReceiver implements Receiver {
   }
 
   private async receive(envelope: SocketEnvelope): Promise<void> {
-    this.receiving += 1;
     try {
-      await this.handle(envelope);
+      await this.activity.during(() => this.handle(envelope));
     } catch (error) {
       this.options.logger.error(`Could not handle a Socket Mode envelope (${envelope.type}): ${describeError(error)}`);
-    } finally {
-      this.receiving -= 1;
     }
   }
 
