@@ -1,5 +1,5 @@
 import { checkChannelKbs } from './channels/chat/channel-map.js';
-import { apiRoutes } from './channels/http/api-routes.js';
+import { apiRoutes, type Route } from './channels/http/api-routes.js';
 import { consoleRoutes } from './channels/http/console/console-routes.js';
 import { startHttpServer } from './channels/http/http-server.js';
 import { metricsRoute } from './channels/http/metrics-route.js';
@@ -21,28 +21,7 @@ export async function serve(app: Candor): Promise<void> {
   // Indexes are built off the request path from now on, starting with every KB the channels name.
   const served = mappedKbs(app.config.channels, app.config.kb.defaultName);
   app.indexes.serveWhileBuilding({ maxWaitMs: app.config.kb.indexWaitMs });
-  const routes = [
-    apiRoutes({
-      ask: app.ask,
-      maxBodyBytes: app.config.http.maxBodyBytes,
-      health: [{ name: 'database', check: () => app.store.ping() }],
-      indexes: () => app.indexes.readiness(served),
-      token: app.config.http.apiToken,
-    }),
-  ];
-  if (app.metrics) routes.push(metricsRoute(app.metrics, { token: app.config.http.metricsToken }));
-  routes.push(
-    consoleRoutes({
-      reads: createConsoleReads(app.store.db, app.indexes, {
-        expertDays: (kb) => app.config.experts.kbs.find((e) => e.kb === kb)?.reconfirmDays,
-      }),
-      facts: createConsoleFactEdits(app.store.db),
-      ask: app.ask,
-      settings: app.config.console,
-      defaultKb: app.config.kb.defaultName,
-      maxBodyBytes: app.config.http.maxBodyBytes,
-    }),
-  );
+  const routes = httpRoutes(app, served);
   const channels = ['http'];
   await checkChannelKbs(app.config.channels, app.config.kb.defaultName, (kb) => kbStatus(app.store.db, kb)).catch(closeAndThrow(app));
   // A chat channel that cannot start (Slack rejects the token) stops the whole start: exit non-zero, say why.
@@ -94,6 +73,33 @@ export async function serve(app: Candor): Promise<void> {
   guardProcess({ log: app.log, fatal: (reason) => void shutdown(reason, 70) });
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/** The HTTP routes every server has, whatever its channels: the API (/api/ask, /healthz), /metrics and the console. */
+export function httpRoutes(app: Candor, served: readonly string[]): Route[] {
+  const routes: Route[] = [
+    apiRoutes({
+      ask: app.ask,
+      maxBodyBytes: app.config.http.maxBodyBytes,
+      health: [{ name: 'database', check: () => app.store.ping() }],
+      indexes: () => app.indexes.readiness(served),
+      token: app.config.http.apiToken,
+    }),
+  ];
+  if (app.metrics) routes.push(metricsRoute(app.metrics, { token: app.config.http.metricsToken }));
+  routes.push(
+    consoleRoutes({
+      reads: createConsoleReads(app.store.db, app.indexes, {
+        expertDays: (kb) => app.config.experts.kbs.find((e) => e.kb === kb)?.reconfirmDays,
+      }),
+      facts: createConsoleFactEdits(app.store.db),
+      ask: app.ask,
+      settings: app.config.console,
+      defaultKb: app.config.kb.defaultName,
+      maxBodyBytes: app.config.http.maxBodyBytes,
+    }),
+  );
+  return routes;
 }
 
 /**
