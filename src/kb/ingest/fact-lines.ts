@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 import { httpUrl } from '../../core/text/http-url.js';
 import { describeLimit, formatBytes, type IngestLimits } from '../ingest-limits.js';
-import { MAX_NOT_TEXT_SHARE } from '../parse/decode-text.js';
+import { MAX_NOT_TEXT_SHARE, notTextCount } from '../parse/decode-text.js';
 
 /** A fact ready to store, before it has an id. */
 export interface NewFact {
@@ -240,14 +240,4 @@ async function* fileLines(file: string, maxLineBytes: number, hash: Hash): Async
 
 function describeLine(maxLineBytes: number): string {
   return describeLimit('maxFileBytes', maxLineBytes, formatBytes(maxLineBytes));
-}
-
-/** Undecodable (U+FFFD) and control characters other than tab, line feed, form feed and carriage return: as decodeText counts them. */
-function notTextCount(text: string): number {
-  let count = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0xfffd || (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0c && c !== 0x0d) || (c >= 0x7f && c <= 0x9f)) count += 1;
-  }
-  return count;
 }

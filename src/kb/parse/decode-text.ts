@@ -28,7 +28,8 @@ export function decodeText(bytes: Uint8Array): DecodedText {
   return { ok: true, text };
 }
 
-function notTextCount(text: string): number {
+/** Undecodable (U+FFFD) and control characters other than tab, line feed, form feed and carriage return. */
+export function notTextCount(text: string): number {
   let count = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
