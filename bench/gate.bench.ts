@@ -12,18 +12,21 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { and, eq, isNull } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 
+import { createAsk } from '../src/ask/ask-service.js';
 import { assessQuestion } from '../src/ask/assess-question.js';
 import { GATE_MODEL } from '../src/ask/gate-model.js';
+import { createInteractionRecorder } from '../src/ask/record-interaction.js';
+import { apiRoutes } from '../src/channels/http/api-routes.js';
+import { startHttpServer } from '../src/channels/http/http-server.js';
 import { settingsSchema, toConfig } from '../src/config.js';
 import { formatCaveat, formatExtractiveAnswer, formatRefusal, nearbyTopics } from '../src/core/answer/format-answer.js';
 import { ingestPaths } from '../src/kb/ingest/ingest.js';
 import { KnowledgeIndexCache } from '../src/kb/knowledge-index-cache.js';
-import { KnowledgeIndex } from '../src/kb/knowledge-index.js';
 import { openStore, type Store } from '../src/store/open-store.js';
-import { facts as factsTable, knowledgeBases } from '../src/store/schema.js';
+import { knowledgeBases } from '../src/store/schema.js';
 import { corpusVocabulary, generateFacts, generateQuestions } from './synthetic-kb.js';
 
 // ---------------------------------------------------------------------------
@@ -36,9 +39,12 @@ const QUESTIONS = 400;
 const WARMUP_ASKS = 100;
 /** Passes over the question set; samples = QUESTIONS × ROUNDS. */
 const ROUNDS = 2;
-const TARGET = { facts: 100_000, p50Ms: 10, p99Ms: 10 };
+/** The one target (issue 21): retrieve + gate at a million facts, on PostgreSQL. */
+const TARGET = { facts: 1_000_000, p50Ms: 5, p99Ms: 15 };
+/** While the large KB's index is rebuilt, /healthz and asks on another KB must stay within this p99. */
+const REBUILD_TARGET_P99_MS = 50;
 
-const SIZES = parseList(process.env.CANDOR_BENCH_SIZES, ['1000', '10000', '100000']).map((s) => {
+const SIZES = parseList(process.env.CANDOR_BENCH_SIZES, ['1000', '10000', '100000', '1000000']).map((s) => {
   const n = Number(s);
   if (!Number.isInteger(n) || n < 10) throw new Error(`CANDOR_BENCH_SIZES: "${s}" is not a whole number of facts ≥ 10`);
   return n;
@@ -47,6 +53,8 @@ const STORES = parseList(process.env.CANDOR_BENCH_STORES, ['pglite', 'postgres']
   if (s !== 'pglite' && s !== 'postgres') throw new Error(`CANDOR_BENCH_STORES: "${s}" is not pglite or postgres`);
   return s;
 });
+/** Sizes above 100k facts run on these stores only (PGlite at 1M takes tens of minutes to ingest). */
+const LARGE_STORES = parseList(process.env.CANDOR_BENCH_LARGE_STORES, ['postgres']);
 const ADMIN_URL = withDefaultUser(process.env.CANDOR_BENCH_DATABASE_URL ?? 'postgres://127.0.0.1:5432/test');
 
 /**
@@ -82,11 +90,10 @@ interface Row {
   // extras
   ratioToBaseline: number;
   baselineP99Ms: number;
-  /** First get() after an ingest: version check + loading every fact + building BM25. */
+  /** First get() after an ingest: version check + reading the facts page by page + building the index. */
   indexBuildMs: number;
-  /** Of a rebuild, measured again separately: the facts query, and the in-memory build (blocks the event loop). */
-  indexRowsMs: number;
-  indexConstructMs: number;
+  /** A rebuild of this KB's index (a new version announced) while HTTP requests go on: see duringRebuild(). */
+  rebuild: RebuildLatency;
   ingestMs: number;
   samples: number;
   answeredShare: number;
@@ -259,7 +266,10 @@ async function benchStore(
     throw new Error(`ingest stored ${summary.facts} of ${n} facts; skipped: ${JSON.stringify(summary.skipped.slice(0, 3))}`);
   }
 
+  // As `candor serve` runs it: versions announced by the store, not read per ask.
   const cache = new KnowledgeIndexCache(store.db);
+  cache.serveWhileBuilding({ maxWaitMs: 3_600_000, trustVersionsMs: CONFIG.kb.indexRefreshMs });
+  const unwatch = await store.watchKbChanges((kb) => cache.changed(kb));
   const b0 = performance.now();
   const index = await cache.get(KB);
   const indexBuildMs = performance.now() - b0;
@@ -270,8 +280,9 @@ async function benchStore(
   const split: Split = { total: [], versionCheck: [], retrieve: [], gate: [], inProcess: [], answered: 0 };
   for (let round = 0; round < ROUNDS; round++) for (const q of questions) await askOnce(cache, q, split);
 
-  progress(`${kind} ${n}: rebuild split`);
-  const rebuild = await timeRebuild(store, n);
+  progress(`${kind} ${n}: requests during a rebuild`);
+  const rebuild = await duringRebuild(store, cache, texts);
+  await unwatch();
   progress(`${kind} ${n}: baseline`);
   const baseline = measureBaseline(texts, questions);
   const p50 = percentile(split.total, 50);
@@ -286,8 +297,7 @@ async function benchStore(
     ratioToBaseline: r3(p50 / baseline.p50),
     baselineP99Ms: r3(baseline.p99),
     indexBuildMs: r3(indexBuildMs),
-    indexRowsMs: r3(rebuild.rowsMs),
-    indexConstructMs: r3(rebuild.constructMs),
+    rebuild,
     ingestMs: r3(ingestMs),
     samples: split.total.length,
     answeredShare: r3(split.answered / split.total.length),
@@ -303,32 +313,92 @@ async function benchStore(
   };
 }
 
-/** The two halves of KnowledgeIndexCache.load(), timed apart (same query, same constructor). */
-async function timeRebuild(store: Store, n: number): Promise<{ rowsMs: number; constructMs: number }> {
-  const [kb] = await store.db
-    .select({ id: knowledgeBases.id, version: knowledgeBases.currentVersion })
-    .from(knowledgeBases)
-    .where(eq(knowledgeBases.name, KB));
-  if (!kb) throw new Error(`knowledge base "${KB}" vanished`);
-  const t0 = performance.now();
-  const rows = await store.db
-    .select({
-      id: factsTable.id,
-      externalId: factsTable.externalId,
-      text: factsTable.text,
-      heading: factsTable.heading,
-      source: factsTable.source,
-      passage: factsTable.passage,
-      confidence: factsTable.confidence,
-    })
-    .from(factsTable)
-    .where(and(eq(factsTable.kbId, kb.id), isNull(factsTable.retiredInVersion)))
-    .orderBy(factsTable.id);
-  const t1 = performance.now();
-  const index = new KnowledgeIndex(kb.id, KB, kb.version, rows);
-  const t2 = performance.now();
-  if (index.size !== n) throw new Error(`rebuilt index holds ${index.size} facts, expected ${n}`);
-  return { rowsMs: t1 - t0, constructMs: t2 - t1 };
+interface RebuildLatency {
+  readonly buildMs: number;
+  /** Requests made while the build ran (one /healthz and one ask on another KB every 20 ms). */
+  readonly samples: number;
+  readonly healthzP99Ms: number;
+  readonly healthzMaxMs: number;
+  readonly otherKbAskP99Ms: number;
+  readonly otherKbAskMaxMs: number;
+  readonly meetsTarget: boolean;
+}
+
+/**
+ * A new version of the bench KB is announced (the version number moves on, the facts stay: the same rebuild
+ * an ingest causes) and its index is rebuilt off the request path, while an HTTP server on the same process
+ * answers /healthz and asks on a second, small KB: their latency is what a probe or a user elsewhere sees.
+ */
+async function duringRebuild(store: Store, cache: KnowledgeIndexCache, texts: readonly string[]): Promise<RebuildLatency> {
+  const otherFile = join(mkdtempSync(join(tmpdir(), 'candor-bench-other-')), 'other.jsonl');
+  writeFileSync(
+    otherFile,
+    texts
+      .slice(0, 50)
+      .map((text, i) => JSON.stringify({ id: `o${i}`, text }))
+      .join('\n') + '\n',
+  );
+  await ingestPaths(store.db, [otherFile], { kb: 'other' });
+  rmSync(dirname(otherFile), { recursive: true, force: true });
+  await cache.get('other');
+  const ask = createAsk({ config: CONFIG, indexes: cache, recorder: createInteractionRecorder(store.db, 'bench') });
+  const server = await startHttpServer(
+    [
+      apiRoutes({
+        ask,
+        maxBodyBytes: 65_536,
+        health: [{ name: 'database', check: () => store.ping() }],
+        indexes: () => cache.readiness([KB, 'other']),
+      }),
+    ],
+    { host: '127.0.0.1', port: 0, log: () => undefined },
+  );
+  const healthz: number[] = [];
+  const asks: number[] = [];
+  try {
+    const probe = async (): Promise<[number, number]> => {
+      const h0 = performance.now();
+      const health = await fetch(`${server.url}/healthz`);
+      await health.arrayBuffer();
+      const h1 = performance.now();
+      const answer = await fetch(`${server.url}/api/ask`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ question: 'What is the rule?', kb: 'other' }),
+      });
+      await answer.arrayBuffer();
+      if (health.status !== 200 || answer.status !== 200)
+        throw new Error(`during the rebuild: /healthz ${health.status}, ask ${answer.status}`);
+      return [h1 - h0, performance.now() - h1];
+    };
+    for (let i = 0; i < 20; i++) await probe(); // a warm server: what a probe meets in production
+    const building = () => cache.readiness([KB]).some((r) => r.building !== null);
+    const before = (await cache.get(KB)).version;
+    const t0 = performance.now();
+    await store.db
+      .update(knowledgeBases)
+      .set({ currentVersion: sql`${knowledgeBases.currentVersion} + 1` })
+      .where(eq(knowledgeBases.name, KB));
+    void cache.get(KB); // the next ask starts the build (serve's watcher would have started it already)
+    while (building() || (await cache.get(KB)).version === before) {
+      const [h, q] = await probe();
+      healthz.push(h);
+      asks.push(q);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const buildMs = performance.now() - t0;
+    const result = {
+      buildMs: r3(buildMs),
+      samples: healthz.length,
+      healthzP99Ms: r3(percentile(healthz, 99)),
+      healthzMaxMs: r3(Math.max(...healthz)),
+      otherKbAskP99Ms: r3(percentile(asks, 99)),
+      otherKbAskMaxMs: r3(Math.max(...asks)),
+    };
+    return { ...result, meetsTarget: result.healthzP99Ms <= REBUILD_TARGET_P99_MS && result.otherKbAskP99Ms <= REBUILD_TARGET_P99_MS };
+  } finally {
+    await server.stop(100);
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -441,6 +511,10 @@ async function run(tmp: string, started: number): Promise<void> {
   const skipped: string[] = [];
   stores: for (const kind of STORES) {
     for (const { n, file, texts, questions } of inputs) {
+      if (n > 100_000 && !LARGE_STORES.includes(kind)) {
+        progress(`${kind} ${n}: skipped (CANDOR_BENCH_LARGE_STORES=${LARGE_STORES.join(',')})`);
+        continue;
+      }
       // A fresh store per size: close it, then drop / delete it, even on failure.
       const discard: Step[] = [];
       const discardAll: Step = () => runSteps(discard);
@@ -497,8 +571,8 @@ function printTable(rows: readonly Row[]): void {
     'in-proc ratio',
     'answered',
     'index build ms',
-    'rows ms',
-    'construct ms',
+    'rebuild: healthz p99',
+    'other-KB ask p99',
     'ingest facts/s',
   ];
   const body = rows.map((r) => [
@@ -515,8 +589,8 @@ function printTable(rows: readonly Row[]): void {
     `${r.inProcessRatioToBaseline.toFixed(1)}×`,
     `${(r.answeredShare * 100).toFixed(0)}%`,
     r.indexBuildMs.toFixed(0),
-    r.indexRowsMs.toFixed(0),
-    r.indexConstructMs.toFixed(0),
+    r.rebuild.healthzP99Ms.toFixed(1),
+    r.rebuild.otherKbAskP99Ms.toFixed(1),
     r.ingestFactsPerSec.toFixed(0),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] as string).length)));
@@ -528,6 +602,12 @@ function printTable(rows: readonly Row[]): void {
   console.log(line(head));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of body) console.log(line(row));
+  for (const r of rows) {
+    console.log(
+      `${r.store} at ${r.facts} facts, during a ${(r.rebuild.buildMs / 1000).toFixed(1)} s rebuild: /healthz p99 ${r.rebuild.healthzP99Ms} ms, ` +
+        `asks on another KB p99 ${r.rebuild.otherKbAskP99Ms} ms (${r.rebuild.samples} each; target ≤ ${REBUILD_TARGET_P99_MS} ms ${r.rebuild.meetsTarget ? 'MET' : 'MISSED'})`,
+    );
+  }
   for (const r of rows.filter((row) => row.meetsTarget !== null)) {
     console.log(
       `${r.store} at ${r.facts} facts: target p50 ≤ ${TARGET.p50Ms} ms and p99 ≤ ${TARGET.p99Ms} ms ${r.meetsTarget ? 'MET' : 'MISSED'} (p50 ${r.p50Ms}, p99 ${r.p99Ms})`,

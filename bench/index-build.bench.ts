@@ -1,8 +1,8 @@
 /**
  * Building a KB's index at once (as before) and a slice at a time (as `candor serve` does now): the build's
  * wall time and the longest the event loop was held meanwhile (a 1 ms interval timer's worst lateness: what a
- * /healthz probe or a chat acknowledgement would wait). Synthetic facts of handbook-like sentences, no
- * database (the row read is not measured here). Writes bench/results/index-build.json.
+ * /healthz probe or a chat acknowledgement would wait). The gate bench's synthetic facts (bench/synthetic-kb.ts),
+ * no database (the row read is not measured here). Writes bench/results/index-build.json.
  *
  * Also the memory the built index holds (heap and typed arrays, after a collection), per fact: the facts are
  * generated as they are read, so only the index keeps them.
@@ -14,21 +14,33 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { KnowledgeIndex, type StoredFact } from '../src/kb/knowledge-index.js';
+import { corpusVocabulary, generateFacts } from './synthetic-kb.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SIZES = process.argv
   .slice(2)
   .map(Number)
   .filter((n) => n > 0);
-const WORDS = 'leave parking laptop expense canteen permit claim ward premium deductible subsidy licence vehicle speed limit'.split(' ');
+const MAX = Math.max(...(SIZES.length > 0 ? SIZES : [1_000_000]));
+
+/**
+ * The gate bench's synthetic KB (bench/synthetic-kb.ts), encoded once as UTF-8: each fact's text is decoded
+ * when it is read, a new string, as the database driver makes one, so the index's memory includes its texts.
+ */
+const { encoded, ends } = (() => {
+  const texts = generateFacts(MAX, corpusVocabulary()).facts;
+  const ends = new Uint32Array(texts.length);
+  texts.reduce((at, text, i) => (ends[i] = at + Buffer.byteLength(text)), 0);
+  return { encoded: Buffer.from(texts.join(''), 'utf8'), ends };
+})();
 
 function fact(i: number): StoredFact {
   return {
     id: i + 1,
-    externalId: null,
-    text: `Staff ${WORDS[i % WORDS.length]} rule ${i % 997} applies to ${WORDS[(i * 7) % WORDS.length]} number ${i} from year ${2000 + (i % 25)}.`,
-    heading: `Section ${i % 50}`,
-    source: `doc-${i % 200}`,
+    externalId: `f${i}`,
+    text: encoded.toString('utf8', i === 0 ? 0 : ends[i - 1], ends[i]),
+    heading: `Section ${Math.floor(i / 20) % 50}`,
+    source: `doc-${Math.floor(i / 200)}`,
     passage: `p${Math.floor(i / 5)}`,
     confidence: 1,
   };
@@ -68,8 +80,6 @@ if (!(globalThis as { gc?: unknown }).gc)
   process.stderr.write('note: run with node --expose-gc for exact memory figures (npm run bench:index does)\n');
 const results = [];
 for (const n of SIZES.length > 0 ? SIZES : [10_000, 100_000, 1_000_000]) {
-  // At once (the constructor: what a CLI command does) only where holding every row as an object is cheap.
-  const once = n <= 100_000 ? await measured(() => new KnowledgeIndex(1, 'bench', 1, [...facts(n)])) : null;
   const before = memoryMb();
   let index: KnowledgeIndex | null = null;
   const sliced = await measured(async () => {
@@ -78,6 +88,8 @@ for (const n of SIZES.length > 0 ? SIZES : [10_000, 100_000, 1_000_000]) {
     });
   });
   const after = memoryMb();
+  // At once (the constructor: what a CLI command does) only where holding every row as an object is cheap.
+  const once = n <= 100_000 ? await measured(() => new KnowledgeIndex(1, 'bench', 1, [...facts(n)])) : null;
   const heapMb = Math.round(after.heap - before.heap);
   const arraysMb = Math.round(after.arrays - before.arrays);
   const bytesPerFact = Math.round(((after.heap - before.heap + after.arrays - before.arrays) * 1_048_576) / n);
