@@ -1,4 +1,5 @@
 import { GrowableArray } from '../core/retrieval/growable-array.js';
+import { KeyPositions } from '../core/retrieval/key-positions.js';
 import type { StoredFact } from './knowledge-index.js';
 
 /**
@@ -38,8 +39,7 @@ export class FactTable {
   private readonly url = new RunColumn();
   private readonly title = new RunColumn();
   private readonly alias = new RunColumn();
-  private idsAscending = true;
-  private positionById: Map<number, number> | null = null;
+  private positions = new KeyPositions([]);
   private byExternalId: Map<string, number> | null = null;
 
   get size(): number {
@@ -47,8 +47,6 @@ export class FactTable {
   }
 
   append(row: StoredFact): void {
-    const last = this.ids.length - 1;
-    if (last >= 0 && row.id <= (this.ids[last] as number)) this.idsAscending = false;
     this.ids.push(row.id);
     this.texts.push(row.text);
     this.externalIds.push(row.externalId);
@@ -64,22 +62,12 @@ export class FactTable {
 
   /** Called once every fact is in: compacts the columns and indexes ids. */
   seal(): void {
-    if (!this.idsAscending) this.positionById = new Map(this.ids.map((id, position) => [id, position]));
+    this.positions = new KeyPositions(this.ids);
   }
 
-  /** The position of the fact with this store id, or -1. */
+  /** The position of the fact with this store id, or -1 (valid once sealed). */
   positionOf(id: number): number {
-    if (this.positionById) return this.positionById.get(id) ?? -1;
-    let lo = 0;
-    let hi = this.ids.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const at = this.ids[mid] as number;
-      if (at === id) return mid;
-      if (at < id) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    return this.positions.of(id);
   }
 
   /** The store id of the fact with this external id, if any (the lookup is built on first use: evaluation only). */

@@ -1,5 +1,6 @@
 import { contentTerms, forEachWord, wordTerms } from '../text/tokenize.js';
 import { GrowableArray } from './growable-array.js';
+import { KeyPositions } from './key-positions.js';
 import { topByMaxScore, type PostingList } from './max-score.js';
 
 /** A fact as the index sees it; `key` is the store's id. */
@@ -53,7 +54,6 @@ export class Bm25Index {
   /** While facts are added: each fact's distinct term ids (in first-seen order) and frequencies, lengths, keys. */
   private building: FactsBeingAdded | null = newFactsBeingAdded();
   private totalLength = 0;
-  private keysAscending = true;
   /** While adding: term ids per written word (most words recur), and one fact's term frequencies by id. */
   private readonly wordIds = new Map<string, readonly number[]>();
   private tf = new Uint32Array(1024);
@@ -64,7 +64,7 @@ export class Bm25Index {
   private factTerms: Uint32Array = new Uint32Array(0);
   private factStart: Uint32Array = new Uint32Array(1);
   private keys: Float64Array = new Float64Array(0);
-  private positionByKey: Map<number, number> | null = null;
+  private positions = new KeyPositions(this.keys);
   private postingStart: Uint32Array = new Uint32Array(1);
   private postingFacts: Uint32Array = new Uint32Array(0);
   private postingTfs: Uint16Array | Uint32Array = new Uint16Array(0);
@@ -167,8 +167,6 @@ export class Bm25Index {
       }
       adding.tfs.push(frequency);
     }
-    const size = adding.keys.length;
-    if (size > 0 && fact.key <= adding.keys.at(size - 1)) this.keysAscending = false;
     adding.keys.push(fact.key);
     adding.lengths.push(length);
     this.totalLength += length;
@@ -251,10 +249,7 @@ export class Bm25Index {
       if ((doc + 1) % SEAL_SLICE === 0) yield;
     }
     this.keys = adding.keys.trimmed();
-    if (!this.keysAscending) {
-      this.positionByKey = new Map();
-      for (let doc = 0; doc < size; doc++) this.positionByKey.set(this.keys[doc] as number, doc);
-    }
+    this.positions = new KeyPositions(this.keys);
     this.factTerms = factTerms;
     this.factStart = factStart;
     this.postingStart = postingStart;
@@ -269,18 +264,7 @@ export class Bm25Index {
 
   /** The position of the fact stored under `key`, or -1. */
   private positionOf(key: number): number {
-    if (this.positionByKey) return this.positionByKey.get(key) ?? -1;
-    const keys = this.keys;
-    let lo = 0;
-    let hi = keys.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const at = keys[mid] as number;
-      if (at === key) return mid;
-      if (at < key) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    return this.positions.of(key);
   }
 
   /** Term ids of the fact at `doc`. */
