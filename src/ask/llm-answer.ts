@@ -1,7 +1,5 @@
 import { formatRefusal, nearbyTopics } from '../core/answer/format-answer.js';
-import { checkGrounding } from '../core/gate/grounding.js';
 import type { EvidenceFact, QuestionAnalysis, Verdict } from '../core/gate/types.js';
-import { checkEntailment } from '../llm/check-entailment.js';
 import { ANSWER_PROMPT_REF, groundedAnswer } from '../llm/grounded-answer.js';
 import type { Llm } from '../llm/llm-client.js';
 import { LlmFailure } from '../llm/llm-failure.js';
@@ -9,11 +7,12 @@ import { ATTR, SPAN } from '../telemetry/attributes.js';
 import { withSpan } from '../telemetry/with-span.js';
 import { evidenceView } from './decision-parts.js';
 import type { Decided } from './decision.js';
+import { checkDraft } from './post-generation-checks.js';
 
 /**
  * The LLM layers, after the hard gate has passed: the model's own
  * answerability judgement (soft refusal) and a grounded answer in one call,
- * then the grounding check. Any model failure is an honest refusal.
+ * then the post-generation checks (checkDraft). Any model failure is an honest refusal.
  */
 export async function generate(
   llm: Llm,
@@ -54,32 +53,11 @@ export async function generate(
       });
     }
     const llmVerdict: Verdict = { layer: 'llm', pass: true, code: null, detail: 'the model judged the facts answer it' };
-    const grounding = checkGrounding(draft, shown);
-    if (!grounding.pass) return refuse({ ...grounding, detail: grounding.detail });
+    const checked = await checkDraft(llm, draft, shown, { question: question.text });
+    if (checked.failed) return refuse(checked.failed);
     const order = [...new Set(draft.citations)];
     const cited = order.map((n) => shown[n - 1] as EvidenceFact);
-    const checks = [llmVerdict, grounding];
-    if (llm.entailment) {
-      let entailed;
-      try {
-        entailed = await checkEntailment(
-          llm,
-          draft.answer,
-          cited.map((f) => f.text),
-        );
-      } catch (error) {
-        if (!(error instanceof LlmFailure)) throw error;
-        return refuse({ layer: 'entailment', pass: false, code: error.code, detail: error.message });
-      }
-      if (!entailed.entailed)
-        return refuse({
-          layer: 'entailment',
-          pass: false,
-          code: 'ungrounded',
-          detail: `the cited facts do not entail the answer: ${entailed.reasoning.slice(0, 500)}`,
-        });
-      checks.push({ layer: 'entailment', pass: true, code: null, detail: 'the model found the answer entailed by the cited facts' });
-    }
+    const checks = [llmVerdict, ...checked.verdicts];
     return {
       decision: 'answer',
       answer: renumberMarkers(draft.answer, order),
