@@ -42,10 +42,16 @@ Answers from the knowledge base or refuses, saying why.
   --json      the same object POST /api/ask returns
 Exit code 0 for an answer and for a refusal; 1 for errors; 2 for usage errors.`,
   eval: `Usage:
-  candor eval loo --kb NAME --questions FILE [--markdown FILE] [--json]
-      leave-one-out: each question asked with the full KB and with its own fact left out
+  candor eval loo --kb NAME --questions FILE [--markdown FILE] [--behind FILE] [--json]
+      leave-one-out: each question asked with the full KB and with its own fact left out;
+      --behind: published model answers given without their fact (PolicyBench responses_with_labels),
+      abstained by the model alone, behind the gate, and behind the gate and the grounding check
   candor eval detect --responses FILE [--json]
       the rule abstention detector over replies {"id","question","response","label"?}
+  candor eval grounding --responses FILE [--markdown FILE] [--json]
+      the checks after generation (lexical grounding; model entailment with CANDOR_LLM_ENTAILMENT) over
+      answers {"id","question","response","context":[facts],"cited":[0-based]?,"supported"?}: unsupported
+      answers flagged, supported ones passed, AUC of the support score; declining replies are left out
   candor eval follow-ups [--questions FILE] [--kb NAME] [--json]
       thread follow-ups {"previous","followUp","standalone","kind"} made standalone as typed, by the rule and
       by the model (when configured), each asked and held to the hand-written question (default: examples/questions/follow-ups.jsonl)

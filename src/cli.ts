@@ -15,10 +15,12 @@ import { evalCalibrate } from './eval/calibrate/calibrate-command.js';
 import { evalDetect } from './eval/detect-command.js';
 import { evalFollowUps } from './eval/follow-ups/follow-ups-command.js';
 import { evalGenerate } from './eval/generate/generate-command.js';
+import { evalGrounding } from './eval/grounding/grounding-command.js';
 import { evalLoo } from './eval/loo-command.js';
 import { embedMissingFacts, type EmbedSummary } from './kb/embed-facts.js';
 import { ingestPaths, kbStatus, type IngestOptions, type IngestSummary } from './kb/ingest/ingest.js';
 import { extractFacts } from './llm/extract-facts.js';
+import { createLlm } from './llm/llm-client.js';
 import { buildCandor, type Candor } from './main.js';
 import { gapsCommand } from './report/gaps-command.js';
 import { serve } from './serve.js';
@@ -31,10 +33,11 @@ const USAGE = `Usage: candor <command> [options]
   channels [--json]                  which knowledge bases answer in which Slack channel / Teams conversation (CANDOR_CHANNELS)
   ingest PATH... [--kb NAME] [--json]  documents (.txt .md .html .pdf .docx) or facts (.jsonl) → facts
   ask "QUESTION" [--kb NAME] [--json]  answer or refuse
-  eval loo --kb NAME --questions FILE [--markdown FILE] [--json]   leave-one-out evaluation (abstention per question category)
+  eval loo --kb NAME --questions FILE [--markdown FILE] [--behind FILE] [--json]   leave-one-out evaluation (abstention per question category)
   eval calibrate --kb NAME (--questions FILE | --from-labels) [--target-abstention X] [--out PREFIX] [--apply] [--json]
                                      sweep the answerability threshold; SVG + JSON trade-off; --apply stores it for that KB
   eval detect --responses FILE [--json]          rule abstention detector over replies (vs their labels)
+  eval grounding --responses FILE [--markdown FILE] [--json]   the post-generation checks over model answers with their context
   eval follow-ups [--questions FILE] [--kb NAME] [--json]   thread follow-ups made standalone (as typed, rule, model), held to hand-written ones
   eval generate --kb NAME [--per-fact N] [--categories LIST|all|none] [--per-category N] [--out FILE] [--json]
                                      questions per fact and don't-know questions (needs a model)
@@ -77,6 +80,7 @@ export async function main(argv: string[]): Promise<number> {
         categories: { type: 'string' },
         out: { type: 'string' },
         markdown: { type: 'string' },
+        behind: { type: 'string' },
         as: { type: 'string' },
         annotator: { type: 'string' },
         task: { type: 'string' },
@@ -133,6 +137,12 @@ export async function main(argv: string[]): Promise<number> {
         if (!args.values.responses) return usage('eval detect needs --responses FILE');
         return evalDetect(args.values.responses, args.values.json, print);
       }
+      if (args.positionals[0] === 'grounding') {
+        if (!args.values.responses) return usage('eval grounding needs --responses FILE');
+        // No database: only the model, for the entailment check when CANDOR_LLM_ENTAILMENT is on.
+        const { responses, json, markdown } = args.values;
+        return evalGrounding(config.llm ? createLlm(config.llm) : null, { responses, json, markdown }, print, progress);
+      }
       if (args.positionals[0] === 'follow-ups') {
         const followUps = { kb, questions: args.values.questions, json: args.values.json };
         return withApp(config, purpose, (app) => evalFollowUps(app, followUps, print, progress));
@@ -162,9 +172,10 @@ export async function main(argv: string[]): Promise<number> {
         };
         return withApp(config, purpose, (app) => evalCalibrate(app, calibrate, print, progress));
       }
-      if (args.positionals[0] !== 'loo') return usage('eval supports: loo, calibrate, detect, generate, follow-ups');
+      if (args.positionals[0] !== 'loo') return usage('eval supports: loo, calibrate, detect, grounding, generate, follow-ups');
       if (!args.values.questions || !args.values.kb) return usage('eval loo needs --kb NAME and --questions FILE');
-      const loo = { kb, questions: args.values.questions, markdown: args.values.markdown, json: args.values.json };
+      const { markdown, json, behind } = args.values;
+      const loo = { kb, questions: args.values.questions, markdown, json, behind };
       return withApp(config, purpose, (app) => evalLoo(app, loo, print, progress));
     }
     case 'review':

@@ -13,12 +13,15 @@ import { renderLooMarkdown } from './loo-markdown.js';
 export function extendLooReport(
   report: LooReport,
   questions: readonly LooQuestion[],
-  options: { kb: string; questionsFile: string; markdown?: string | undefined },
+  options: { kb: string; questionsFile: string; markdown?: string | undefined; markdownAppendix?: string | undefined },
 ): LooReport & { categories: CategoryRow[] } {
   const categories = summariseCategories(questions, report.items);
   if (options.markdown) {
     try {
-      writeFileSync(options.markdown, renderLooMarkdown(options.kb, options.questionsFile, report, categories));
+      writeFileSync(
+        options.markdown,
+        renderLooMarkdown(options.kb, options.questionsFile, report, categories) + (options.markdownAppendix ?? ''),
+      );
     } catch (cause) {
       throw new CandorError('file_unreadable', `Cannot write the Markdown summary to ${options.markdown}: ${(cause as Error).message}`, {
         cause,
