@@ -55,7 +55,8 @@ describe('checkGrounding', () => {
 
   it('ignores citation markers and sentence-initial capitals', () => {
     expect(
-      checkGrounding({ answer: 'Claims are filed by the hospital [3]. Patients get help from the hospital.', citations: [3] }, EVIDENCE).pass,
+      checkGrounding({ answer: 'Claims are filed by the hospital [3]. Patients get help from the hospital.', citations: [3] }, EVIDENCE)
+        .pass,
     ).toBe(true);
   });
 });
