@@ -45,11 +45,11 @@ export function processErrorHandlers(options: ProcessGuardOptions): {
   return {
     onRejection(reason) {
       instruments.processErrors().add(1, { kind: 'unhandled_rejection' });
-      log('error', 'unhandled promise rejection', { error: describeError(reason) });
+      log('error', 'unhandled promise rejection', { error: loggable(reason) });
     },
     onException(error) {
       instruments.processErrors().add(1, { kind: 'uncaught_exception' });
-      log('error', 'uncaught exception', { error: describeError(error) });
+      log('error', 'uncaught exception', { error: loggable(error) });
       const t = now();
       recent.push(t);
       while (recent.length > 0 && recent[0]! <= t - windowMs) recent.shift();
@@ -59,4 +59,9 @@ export function processErrorHandlers(options: ProcessGuardOptions): {
       }
     },
   };
+}
+
+/** An Error as it is (the log puts its type, describeError's words, code and stack frames on the line); anything else in words. */
+function loggable(error: unknown): unknown {
+  return error instanceof Error ? error : describeError(error);
 }

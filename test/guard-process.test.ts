@@ -7,7 +7,7 @@ describe('process-level errors', () => {
     const logs: string[] = [];
     const fatal: string[] = [];
     const { onRejection } = processErrorHandlers({
-      log: (_l, m, f) => void logs.push(`${m}: ${String(f?.error)}`),
+      log: (_l, m, f) => void logs.push(`${m}: ${f?.error instanceof Error ? f.error.message : String(f?.error)}`),
       fatal: (r) => void fatal.push(r),
     });
     for (let i = 0; i < 50; i++) onRejection(new Error('lost promise'));

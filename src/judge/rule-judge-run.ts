@@ -1,5 +1,6 @@
 import type { RuleJudge } from '../core/judge/rule-judges.js';
 import { isJudgeAnnotator } from '../core/review/agreement-report.js';
+import { emitLabelEvaluations, tracesOfSamples } from '../review/label-evaluations.js';
 import { currentLabels, setLabels, type LabelChange } from '../review/label-store.js';
 import { loadReviewItems } from '../review/review-items.js';
 import type { Db } from '../store/open-store.js';
@@ -9,7 +10,8 @@ import type { JudgeRunResult } from './judge-run.js';
  * Runs a rule judge (no model) over every item that a reference annotator
  * (a human or an imported annotator) has labelled for its task and that the
  * rule has not labelled yet; items it cannot judge (no expected decision) are
- * counted as skipped, not failed. Labels are written in one batch.
+ * counted as skipped, not failed. Labels are written in one batch; those of
+ * traced (live) interactions then go to their traces.
  */
 export async function runRuleJudge(db: Db, judge: RuleJudge): Promise<JudgeRunResult & { skipped: number }> {
   const labels = await currentLabels(db, { task: judge.task });
@@ -25,6 +27,14 @@ export async function runRuleJudge(db: Db, judge: RuleJudge): Promise<JudgeRunRe
       else changes.push({ sampleId: item.sampleId, task: judge.task, annotator: judge.annotator, value, via: 'judge' as const });
     }
   }
-  const { recorded } = await db.transaction((tx) => setLabels(tx as unknown as Db, changes));
+  const { recorded, traces } = await db.transaction(async (tx) => ({
+    ...(await setLabels(tx as unknown as Db, changes)),
+    traces: await tracesOfSamples(
+      tx as unknown as Db,
+      changes.map((c) => c.sampleId),
+    ),
+  }));
+  // Only items not yet labelled by this rule were judged, so every change is a new verdict.
+  emitLabelEvaluations(traces, changes);
   return { spec: judge.annotator, judged: recorded, failed: [], skipped };
 }

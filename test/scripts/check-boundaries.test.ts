@@ -55,6 +55,14 @@ describe('check-boundaries rules', () => {
     ]);
   });
 
+  it('pino outside src/log.ts fails; the logger module itself passes', () => {
+    expect(checkFiles([file('src/serve.ts', 'pino'), file('src/cli.ts', 'pino-pretty')])).toEqual([
+      expect.stringContaining('(pino only in src/log.ts)'),
+      expect.stringContaining('(pino only in src/log.ts)'),
+    ]);
+    expect(checkFiles([file('src/log.ts', 'pino', 'pino-pretty')])).toEqual([]);
+  });
+
   it('what the rules allow passes: shared chat code, app services, and the store outside channels', () => {
     const allowed = [
       file(

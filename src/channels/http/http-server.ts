@@ -27,14 +27,20 @@ export async function startHttpServer(routes: readonly Route[], options: { host:
     if (!acceptRequestTarget(req)) {
       return sendJson(res, 400, { error: { code: 'bad_request_target', message: 'The request target is not a path on this server.' } });
     }
-    await traceRequest(req, res, async () => {
-      try {
-        for (const route of routes) if (await route(req, res)) return;
-        sendJson(res, 404, { error: { code: 'not_found', message: `Nothing at ${req.method} ${requestPath(req)}.` } });
-      } catch (error) {
-        failed(req, res, error);
-      }
-    });
+    await traceRequest(
+      req,
+      res,
+      async () => {
+        try {
+          for (const route of routes) if (await route(req, res)) return;
+          sendJson(res, 404, { error: { code: 'not_found', message: `Nothing at ${req.method} ${requestPath(req)}.` } });
+        } catch (error) {
+          failed(req, res, error);
+        }
+      },
+      // One line per request (probes and scrapes aside), in its trace; the path only: a query string can carry a token.
+      ({ method, path, status, ms }) => options.log('info', 'request', { method, path, status, duration_ms: ms }),
+    );
   };
   const failed = (req: IncomingMessage, res: ServerResponse, error: unknown): void => {
     const expected = error instanceof CandorError && error.status < 500;

@@ -7,14 +7,28 @@ import { requestPath } from './request-target.js';
 /** Probes and scrapes: every few seconds from every replica, and never part of a user's trace. */
 const UNTRACED = new Set(['/healthz', '/metrics']);
 
+/** How a traced request ended, told inside its span (so a log line carries its trace id). */
+export type RequestDone = (outcome: {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly ms: number;
+}) => void;
+
 /**
  * Runs one request inside an HTTP SERVER span (OpenTelemetry HTTP conventions),
  * continuing the caller's trace when the request carries a W3C `traceparent`:
  * an ask made through the API is then a child of the caller's span.
  */
-export async function traceRequest(req: IncomingMessage, res: ServerResponse, handle: () => Promise<void>): Promise<void> {
+export async function traceRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  handle: () => Promise<void>,
+  done?: RequestDone,
+): Promise<void> {
   const path = requestPath(req);
   if (UNTRACED.has(path)) return handle();
+  const started = performance.now();
   const method = knownMethod(req.method);
   const parent = propagation.extract(ROOT_CONTEXT, req.headers);
   const span = trace.getTracer(SCOPE.candor).startSpan(
@@ -45,6 +59,7 @@ export async function traceRequest(req: IncomingMessage, res: ServerResponse, ha
       span.setStatus({ code: SpanStatusCode.ERROR });
     }
     if (!res.writableFinished) span.setAttribute('error.type', 'response_incomplete');
+    if (done) context.with(trace.setSpan(parent, span), () => done({ method, path, status, ms: Math.round(performance.now() - started) }));
     span.end();
   });
   return context.with(trace.setSpan(parent, span), handle);
