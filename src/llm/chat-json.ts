@@ -4,9 +4,11 @@ import type { z } from 'zod';
 
 import { GEN_AI } from '../telemetry/attributes.js';
 import { instruments } from '../telemetry/instruments.js';
+import { metricKb } from '../telemetry/metric-context.js';
 import { withClientSpan } from '../telemetry/with-span.js';
 import type { Llm } from './llm-client.js';
 import { LlmFailure } from './llm-failure.js';
+import { costUsd, priceOf } from './model-prices.js';
 
 export interface JsonCall<T> {
   readonly model: string;
@@ -38,9 +40,12 @@ export async function chatJson<T>(llm: Llm, call: JsonCall<T>): Promise<T> {
       {
         [GEN_AI.operationName]: 'chat',
         [GEN_AI.providerName]: llm.providerName,
-        [GEN_AI.system]: llm.provider === 'azure' ? 'azure.ai.openai' : 'openai',
+        // The attribute gen_ai.provider.name replaced; kept for backends that still read it.
+        [GEN_AI.system]: llm.providerName,
         [GEN_AI.requestModel]: call.model,
         [GEN_AI.outputType]: 'json',
+        [GEN_AI.serverAddress]: llm.serverAddress,
+        [GEN_AI.serverPort]: llm.serverPort,
       },
       async (span) => {
         const started = performance.now();
@@ -62,7 +67,7 @@ export async function chatJson<T>(llm: Llm, call: JsonCall<T>): Promise<T> {
               throw error;
             }
           }
-          return read(completion, call, span, attrs);
+          return read(llm, completion, call, span, attrs);
         } catch (error) {
           const failure = toFailure(error);
           span.setAttribute('error.type', failure.code);
@@ -90,7 +95,13 @@ function create<T>(llm: Llm, call: JsonCall<T>, mode: 'json_schema' | 'json_obje
   });
 }
 
-function read<T>(completion: OpenAI.Chat.Completions.ChatCompletion, call: JsonCall<T>, span: Span, attrs: Record<string, string>): T {
+function read<T>(
+  llm: Llm,
+  completion: OpenAI.Chat.Completions.ChatCompletion,
+  call: JsonCall<T>,
+  span: Span,
+  attrs: Record<string, string>,
+): T {
   const choice = completion.choices[0];
   span.setAttributes({
     [GEN_AI.responseModel]: completion.model,
@@ -102,6 +113,13 @@ function read<T>(completion: OpenAI.Chat.Completions.ChatCompletion, call: JsonC
     const withModel = { ...attrs, [GEN_AI.responseModel]: completion.model };
     instruments.tokenUsage().record(completion.usage.prompt_tokens, { ...withModel, [GEN_AI.tokenType]: 'input' });
     instruments.tokenUsage().record(completion.usage.completion_tokens, { ...withModel, [GEN_AI.tokenType]: 'output' });
+    const price = priceOf(llm.prices, completion.model) ?? priceOf(llm.prices, call.model);
+    const usage = {
+      input: completion.usage.prompt_tokens,
+      output: completion.usage.completion_tokens,
+      cachedInput: completion.usage.prompt_tokens_details?.cached_tokens,
+    };
+    instruments.llmCost().add(costUsd(price, usage), { ...withModel, ...metricKb() });
   }
   if (!choice) throw new LlmFailure('invalid_output', 'the model returned no choices');
   if (choice.message.refusal) throw new LlmFailure('invalid_output', 'the model refused to answer');

@@ -1,13 +1,20 @@
 import OpenAI, { AzureOpenAI } from 'openai';
 
 import type { LlmSettings } from '../config.js';
+import { llmEndpoint } from './llm-endpoint.js';
+import { DEFAULT_MODEL_PRICES, type PriceTable } from './model-prices.js';
 
 /** The configured model endpoint: one client, the model names, and a bound on calls in flight. */
 export interface Llm {
   readonly client: OpenAI;
   readonly provider: LlmSettings['provider'];
-  /** `gen_ai.provider.name`: "openai", "azure.ai.openai", or the compatible server's host. */
+  /** `gen_ai.provider.name`: "openai", "azure.ai.openai", "ollama", … (see llmEndpoint). */
   readonly providerName: string;
+  /** `server.address` and `server.port` of the model endpoint. */
+  readonly serverAddress: string;
+  readonly serverPort: number;
+  /** USD per million tokens by model (candor.llm.cost): the defaults and CANDOR_LLM_PRICES; for Ollama only the latter. */
+  readonly prices: PriceTable;
   readonly chatModel: string;
   readonly judgeModel: string;
   readonly embeddingModel: string | undefined;
@@ -42,10 +49,13 @@ export function createLlm(settings: LlmSettings): Llm {
           organization: null,
           project: null,
         });
+  const endpoint = llmEndpoint(settings);
   return {
     client,
     provider: settings.provider,
-    providerName: settings.provider === 'azure' ? 'azure.ai.openai' : settings.provider === 'openai' ? 'openai' : hostOf(settings.baseUrl),
+    ...endpoint,
+    // A local model costs nothing per token unless a price is configured for it.
+    prices: endpoint.providerName === 'ollama' ? { ...settings.prices } : { ...DEFAULT_MODEL_PRICES, ...settings.prices },
     chatModel: settings.provider === 'azure' && settings.azure ? settings.azure.deployment : settings.chatModel,
     judgeModel: settings.judgeModel,
     embeddingModel: settings.embeddingModel,
@@ -53,14 +63,6 @@ export function createLlm(settings: LlmSettings): Llm {
     entailment: settings.entailment,
     limit: concurrencyLimit(settings.concurrency),
   };
-}
-
-function hostOf(url: string | undefined): string {
-  try {
-    return url ? new URL(url).host : 'openai-compatible';
-  } catch {
-    return 'openai-compatible';
-  }
 }
 
 /** A counting semaphore: at most `n` calls run at once, the rest wait in order. */

@@ -23,12 +23,15 @@ const MODEL_CALL_SECONDS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56
 /** GenAI semantic conventions' advice for token counts (powers of 4). */
 const TOKENS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864];
 
+/** An ask takes a millisecond (extractive, cached index) to tens of seconds (a slow model): 1 ms … 30 s, in seconds. */
+const ASK_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
 /** An expert answers in minutes to weeks: 1 min … 4 weeks, in seconds. */
 const EXPERT_SECONDS = [60, 300, 900, 3600, 4 * 3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400, 14 * 86400, 28 * 86400];
 
 export const instruments = {
   asks: lazy<Counter>(() =>
-    meter().createCounter(METRIC.asks, { unit: '{ask}', description: 'Questions asked, by decision, reason and channel' }),
+    meter().createCounter(METRIC.asks, { unit: '{ask}', description: 'Questions asked, by kb, decision, reason, confidence and channel' }),
   ),
   processErrors: lazy<Counter>(() =>
     meter().createCounter(METRIC.processErrors, {
@@ -36,9 +39,18 @@ export const instruments = {
       description: 'Errors no handler caught (unhandled rejections, uncaught exceptions), by kind',
     }),
   ),
-  askDuration: lazy<Histogram>(() => meter().createHistogram(METRIC.askDuration, { unit: 'ms', description: 'Time to decide an ask' })),
+  askDuration: lazy<Histogram>(() =>
+    meter().createHistogram(METRIC.askDuration, {
+      unit: 's',
+      description: 'Time to decide an ask, by kb, decision and channel',
+      advice: { explicitBucketBoundaries: ASK_SECONDS },
+    }),
+  ),
   feedback: lazy<Counter>(() =>
-    meter().createCounter(METRIC.feedback, { unit: '{feedback}', description: 'Asker feedback on replies, by kind, kb and decision' }),
+    meter().createCounter(METRIC.feedback, {
+      unit: '{feedback}',
+      description: 'Asker feedback on replies, by kind, kb, decision and channel',
+    }),
   ),
   expertRequests: lazy<Counter>(() =>
     meter().createCounter(METRIC.expertRequests, {
@@ -54,7 +66,22 @@ export const instruments = {
     }),
   ),
   llmCallsAvoided: lazy<Counter>(() =>
-    meter().createCounter(METRIC.llmCallsAvoided, { unit: '{call}', description: 'Questions the hard gate refused before any model call' }),
+    meter().createCounter(METRIC.llmCallsAvoided, {
+      unit: '{call}',
+      description: 'Questions the hard gate refused before any model call, by kb and channel',
+    }),
+  ),
+  llmCost: lazy<Counter>(() =>
+    meter().createCounter(METRIC.llmCost, {
+      unit: 'USD',
+      description: 'Cost of model calls from the tokens the server reported and the price table (0 for a model without a price)',
+    }),
+  ),
+  inboxRetries: lazy<Counter>(() =>
+    meter().createCounter(METRIC.inboxRetries, {
+      unit: '{try}',
+      description: 'Chat questions tried again (after a failed try or a lost lease), by channel',
+    }),
   ),
   tokenUsage: lazy<Histogram>(() =>
     meter().createHistogram(METRIC.tokenUsage, {

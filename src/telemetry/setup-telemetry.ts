@@ -4,7 +4,7 @@ import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OTLPProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { AggregationType, type MetricReader } from '@opentelemetry/sdk-metrics';
+import type { MetricReader } from '@opentelemetry/sdk-metrics';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import {
   AlwaysOffSampler,
@@ -20,7 +20,7 @@ import {
 
 import type { Config } from '../config.js';
 import { packageVersion } from '../version.js';
-import { METRIC } from './attributes.js';
+import { PROMETHEUS_NAME } from './attributes.js';
 import { startRuntimeMetrics } from './runtime-metrics.js';
 
 export interface Telemetry {
@@ -28,9 +28,6 @@ export interface Telemetry {
   readonly metrics: (request: IncomingMessage, response: ServerResponse) => void;
   shutdown(): Promise<void>;
 }
-
-/** Latency buckets in milliseconds: from a cached lexical ask (≈1 ms) to a slow model call. */
-const LATENCY_MS = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 30_000];
 
 export interface TelemetryOptions {
   /** Replaces the exporters chosen by config (tests pass an in-memory one). */
@@ -60,12 +57,8 @@ export function setupTelemetry(config: Config['telemetry'], options: TelemetryOp
     // Explicit (even empty) lists: otherwise NodeSDK falls back to OTLP exporters from the environment.
     spanProcessors,
     metricReaders: [prometheus, ...(options.metricReaders ?? [])],
-    views: [
-      {
-        instrumentName: METRIC.askDuration,
-        aggregation: { type: AggregationType.EXPLICIT_BUCKET_HISTOGRAM, options: { boundaries: LATENCY_MS } },
-      },
-    ],
+    // Buckets come with each instrument (advice); views only give some streams a name that carries their unit.
+    views: Object.entries(PROMETHEUS_NAME).map(([instrumentName, name]) => ({ instrumentName, name })),
     logRecordProcessors: [],
     instrumentations: [],
   });

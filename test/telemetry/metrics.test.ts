@@ -50,19 +50,40 @@ describe('GET /metrics', () => {
     files.cleanup();
   });
 
-  it('counts asks by decision, reason and channel, and histograms their latency', () => {
-    expect(scraped).toMatch(/^candor_asks_total\{[^}]*decision="answer"[^}]*reason="none"[^}]*channel="http"[^}]*\} 1$/m);
+  it('counts asks by kb, decision, reason and channel, and histograms their latency', () => {
+    expect(scraped).toMatch(/^candor_asks_total\{[^}]*decision="answer"[^}]*reason="none"[^}]*channel="http"[^}]*kb="handbook"[^}]*\} 1$/m);
     expect(scraped).toMatch(/^candor_asks_total\{[^}]*decision="abstain"[^}]*reason="unknown_entity"[^}]*\} 1$/m);
-    expect(scraped).toMatch(/^candor_ask_duration_bucket\{[^}]*le="25"[^}]*\} \d+$/m);
+    expect(scraped).toMatch(/^candor_ask_duration_seconds_bucket\{[^}]*kb="handbook"[^}]*le="0.025"[^}]*\} \d+$/m);
     expect(scraped).toMatch(/^candor_process_errors_total\{[^}]*kind="unhandled_rejection"[^}]*\} 1$/m);
     expect(scraped).not.toContain('annual leave'); // no user text in metrics
   });
 
-  it('says each histogram’s unit, and asks are in milliseconds with buckets from 1 ms', () => {
-    expect(scraped).toMatch(/^# UNIT candor_ask_duration ms$/m);
+  it('says each histogram’s unit, and asks are in seconds with sub-second buckets from 1 ms', () => {
+    expect(scraped).toMatch(/^# UNIT candor_ask_duration_seconds s$/m);
+    expect(scraped).not.toMatch(/^candor_ask_duration_bucket/m);
     expect(scraped).toMatch(/^# UNIT candor_asks_total \{ask\}$/m);
-    const bounds = [...scraped.matchAll(/^candor_ask_duration_bucket\{[^}]*decision="answer"[^}]*le="([^"]+)"/gm)].map((m) => m[1]);
-    expect(bounds).toEqual(['1', '2', '5', '10', '25', '50', '100', '250', '500', '1000', '2500', '5000', '10000', '30000', '+Inf']);
+    const bounds = [...scraped.matchAll(/^candor_ask_duration_seconds_bucket\{[^}]*decision="answer"[^}]*le="([^"]+)"/gm)].map((m) => m[1]);
+    expect(bounds).toEqual([
+      '0.001',
+      '0.0025',
+      '0.005',
+      '0.01',
+      '0.025',
+      '0.05',
+      '0.1',
+      '0.25',
+      '0.5',
+      '1',
+      '2.5',
+      '5',
+      '10',
+      '30',
+      '+Inf',
+    ]);
+    // A lexical ask over eight facts takes milliseconds: counted below one second, in seconds.
+    const sum = Number(/^candor_ask_duration_seconds_sum\{[^}]*decision="answer"[^}]*\} ([\d.e+-]+)$/m.exec(scraped)?.[1]);
+    expect(sum).toBeGreaterThan(0);
+    expect(sum).toBeLessThan(1);
   });
 
   it('exports process and runtime metrics', () => {
@@ -103,8 +124,9 @@ describe('GET /metrics', () => {
       ),
     );
     // Metrics that only appear once something happens (a model call, a report) are declared by their code, not scraped here;
-    // the KB gaps row's (feedback, experts, gap gauges registered by serve) by test/telemetry/gap-metrics.test.ts.
-    const lazy = [...names].filter((n) => /^(gen_ai_|candor_(judge|llm|feedback|expert|gaps)_)/.test(n));
+    // the KB gaps row's (feedback, experts, gap gauges registered by serve) by test/telemetry/gap-metrics.test.ts, and the
+    // store-read and delivery ones (inbox, deliveries, review backlog, labels, cost) by test/telemetry/ops-metrics.test.ts.
+    const lazy = [...names].filter((n) => /^(gen_ai_|candor_(judge|llm|feedback|expert|gaps|inbox|deliveries|review|labels)_)/.test(n));
     for (const name of [...names].filter((n) => !lazy.includes(n))) expect(exposed, `${name} is queried but not exposed`).toContain(name);
   });
 });

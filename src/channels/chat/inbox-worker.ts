@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { describeError } from '../../errors.js';
 import type { ClaimedEntry, Inbox } from '../../inbox/inbox-store.js';
 import type { Log } from '../../log.js';
+import { instruments } from '../../telemetry/instruments.js';
 
 export interface InboxWorkerOptions {
   readonly channel: string;
@@ -93,6 +94,7 @@ export function startInboxWorker(inbox: Inbox, options: InboxWorkerOptions): Inb
     const renew = setInterval(() => void inbox.extend([entry.id], owner, leaseMs).catch(() => undefined), Math.max(50, leaseMs / 3));
     renew.unref();
     const final = entry.attempts >= maxAttempts;
+    if (entry.attempts > 1) instruments.inboxRetries().add(1, { channel });
     try {
       const ref = await options.process(entry, { final });
       await inbox.done(entry.id, owner, ref);
