@@ -2,12 +2,13 @@ import type { MetricReader } from '@opentelemetry/sdk-metrics';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 
 import { createAsk, type Ask } from './ask/ask-service.js';
-import { createInteractionRecorder } from './ask/record-interaction.js';
+import { createInteractionRecorder, hashUserId } from './ask/record-interaction.js';
 import type { Config } from './config.js';
 import { KnowledgeIndexCache } from './kb/knowledge-index-cache.js';
 import { createLlm, type Llm } from './llm/llm-client.js';
 import { createLog, type Log } from './log.js';
 import { openStore, type Store } from './store/open-store.js';
+import { configureEvaluationEvents } from './telemetry/evaluation-events.js';
 import { setupTelemetry, type Telemetry } from './telemetry/setup-telemetry.js';
 
 /** Everything Candor runs on, built once from Config: the one composition root. */
@@ -36,7 +37,9 @@ export interface BuildOptions {
 }
 
 export async function buildCandor(config: Config, options: BuildOptions = {}): Promise<Candor> {
-  const log = options.log ?? createLog(config.logLevel);
+  const log = options.log ?? createLog(config.logLevel, { format: config.logFormat, userText: config.telemetry.traceContent });
+  const { traceContent, userHashSalt } = config.telemetry;
+  configureEvaluationEvents({ traceContent, hashUser: (id) => hashUserId(id, userHashSalt) });
   const telemetry: Telemetry | null =
     options.telemetry === false
       ? null

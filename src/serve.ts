@@ -8,6 +8,7 @@ import { startTeamsChannel } from './channels/teams/teams-channel.js';
 import { createChatServices } from './chat-services.js';
 import { mappedKbs } from './config/channels-setting.js';
 import { createConsoleFactEdits, createConsoleReads } from './console/console-reads.js';
+import { createConsoleReview } from './console/console-review.js';
 import { describeError } from './errors.js';
 import { startExpertDelivery } from './gaps/expert-delivery.js';
 import { guardProcess } from './guard-process.js';
@@ -15,6 +16,7 @@ import { kbStatus } from './kb/ingest/ingest.js';
 import type { Candor } from './main.js';
 import { startReviewSchedules } from './review/review-schedules.js';
 import { startGapMetrics } from './telemetry/gap-metrics.js';
+import { startOpsMetrics } from './telemetry/ops-metrics.js';
 
 /** Starts the HTTP server with every configured channel, and stops gracefully on SIGINT/SIGTERM. */
 export async function serve(app: Candor): Promise<void> {
@@ -36,6 +38,8 @@ export async function serve(app: Candor): Promise<void> {
   const indexRefresh = await keepIndexesWarm(app, served);
   const experts = startExpertDelivery(chat.experts, app.config.experts.deliverMs, app.log);
   const gapMetrics = startGapMetrics({ db: app.store.db, log: app.log });
+  const chatChannels = [...(slack ? ['slack'] : []), ...(teams ? ['teams'] : [])];
+  const opsMetrics = startOpsMetrics({ db: app.store.db, log: app.log, channels: chatChannels });
   const schedules = await startReviewSchedules(app, {
     postPending: async () => (await (slack?.review.postPending() ?? 0)) + (await (teams?.postPendingReviews() ?? 0)),
     postSummary: async (text) => {
@@ -58,6 +62,7 @@ export async function serve(app: Candor): Promise<void> {
       await indexRefresh.stop();
       experts.stop();
       gapMetrics.stop();
+      opsMetrics.stop();
       await running.stop();
       await slack?.stop();
       await teams?.stop();
@@ -93,6 +98,7 @@ export function httpRoutes(app: Candor, served: readonly string[]): Route[] {
         expertDays: (kb) => app.config.experts.kbs.find((e) => e.kb === kb)?.reconfirmDays,
       }),
       facts: createConsoleFactEdits(app.store.db),
+      review: createConsoleReview(app.store.db, { reviewers: app.config.review.reviewers, tasks: app.config.review.tasks }),
       ask: app.ask,
       settings: app.config.console,
       defaultKb: app.config.kb.defaultName,

@@ -2,6 +2,7 @@ import type { Span } from '@opentelemetry/api';
 
 import type { Config } from '../config.js';
 import { formatCaveat, formatExtractiveAnswer, formatRefusal, nearbyTopics } from '../core/answer/format-answer.js';
+import { nearMisses } from '../core/answer/near-misses.js';
 import type { AnswerabilityModel } from '../core/gate/answerability-model.js';
 import { GATE_LAYER_NAMES } from '../core/gate/gate.js';
 import type { Verdict } from '../core/gate/types.js';
@@ -14,10 +15,11 @@ import type { Llm } from '../llm/llm-client.js';
 import type { Log } from '../log.js';
 import { ATTR, SPAN } from '../telemetry/attributes.js';
 import { instruments } from '../telemetry/instruments.js';
+import { withMetricKb } from '../telemetry/metric-context.js';
 import { recordError, withSpan, withSpanSync } from '../telemetry/with-span.js';
 import { assessQuestion, type Assessment } from './assess-question.js';
 import { answerabilityView, evidenceView, round } from './decision-parts.js';
-import type { Decided, Decision } from './decision.js';
+import { groundingSupport, type Decided, type Decision } from './decision.js';
 import { GATE_MODEL } from './gate-model.js';
 import { generate } from './llm-answer.js';
 import type { InteractionRecorder } from './record-interaction.js';
@@ -84,9 +86,9 @@ export function createAsk(deps: AskDeps): Ask {
       try {
         const indexes = await readIndexes(deps, kbNames);
         index = indexes[0];
-        ({ decision, index } = await decideAcross(indexes, cleaned.text, options, deps));
+        ({ decision, index } = await withMetricKb(kbName, () => decideAcross(indexes, cleaned.text, options, deps)));
         if (deps.llm && decision.decision === 'abstain' && isHardLayer(decision.reasons[0]?.layer)) {
-          instruments.llmCallsAvoided().add(1, { channel: request.channel });
+          instruments.llmCallsAvoided().add(1, { channel: request.channel, kb: decision.kb.name });
           span.setAttribute(ATTR.llmCallAvoided, true);
         }
       } catch (error) {
@@ -111,8 +113,8 @@ export function createAsk(deps: AskDeps): Ask {
       const reason = decision.decision === 'abstain' ? (decision.reasons[0]?.code ?? 'unknown') : 'none';
       const kb = decision.kb.name;
       instruments.asks().add(1, { decision: decision.decision, reason, confidence: decision.confidence, channel: request.channel, kb });
-      instruments.askDuration().record(latencyMs, { decision: decision.decision, channel: request.channel, kb });
-      return { ...decision, traceId, latencyMs, interactionId };
+      instruments.askDuration().record(latencyMs / 1000, { decision: decision.decision, channel: request.channel, kb });
+      return { ...withoutConsidered(decision), traceId, latencyMs, interactionId };
     });
   };
 }
@@ -156,7 +158,8 @@ async function decideAcross(
   const passing = assessed.filter((a) => a.assessed.gate.pass);
   const pool = passing.length > 0 ? passing : assessed;
   const best = pool.reduce((a, b) => (margin(b.assessed) > margin(a.assessed) ? b : a));
-  const decision = await finish(best.index, best.assessed, deps);
+  // Of several KBs, the one answering pays for the answer (its model calls' cost carries its name).
+  const decision = await withMetricKb(best.index.name, () => finish(best.index, best.assessed, deps));
   if (indexes.length === 1) return { decision, index: best.index };
   const named = decision.evidence.map((e) => ({ ...e, kb: best.index.name }));
   return { decision: { ...decision, evidence: named } as Decided, index: best.index };
@@ -219,6 +222,7 @@ async function finish(index: KnowledgeIndex, assessed: Assessment, deps: AskDeps
       answerability,
       confidence: 'low',
       caveat: null,
+      considered: nearMisses(assessed.input),
     };
   }
   if (deps.llm) {
@@ -226,6 +230,8 @@ async function finish(index: KnowledgeIndex, assessed: Assessment, deps: AskDeps
     // The model's answer keeps the gate's confidence: a medium-band question stays caveated whoever words the answer.
     if (generated.decision === 'answer' && gate.confidence === 'medium')
       return { ...generated, answerability, confidence: 'medium', caveat: formatCaveat(gate.doubts) };
+    // A model's refusal keeps what it was shown, as a gate refusal does (the console's "nearly answered").
+    if (generated.decision === 'abstain') return { ...generated, answerability, considered: nearMisses(assessed.input) };
     return { ...generated, answerability };
   }
   const cited = assessed.cited();
@@ -259,6 +265,13 @@ async function embedQuestion(deps: AskDeps, indexes: readonly KnowledgeIndex[], 
   }
 }
 
+/** The reply leaves out the facts a refusal considered: the interaction row keeps them (the ask's JSON contract is unchanged). */
+function withoutConsidered(decision: Decided): Decided {
+  if (decision.decision !== 'abstain' || decision.considered === undefined) return decision;
+  const { considered: _kept, ...reply } = decision;
+  return reply;
+}
+
 function isHardLayer(layer: string | undefined): boolean {
   return (GATE_LAYER_NAMES as readonly string[]).includes(layer ?? '');
 }
@@ -280,6 +293,7 @@ function unavailable(kbName: string, version: number): Decided {
 
 function annotate(span: Span, decision: Decided): void {
   const top = decision.answerability?.features.relevance;
+  const support = groundingSupport(decision);
   const a = decision.answerability;
   span.setAttributes({
     ...(a
@@ -293,6 +307,7 @@ function annotate(span: Span, decision: Decided): void {
     ...Object.fromEntries(Object.entries(a?.features ?? {}).map(([name, value]) => [ATTR.answerabilityFeature(name), value])),
     [ATTR.decision]: decision.decision,
     [ATTR.confidence]: decision.confidence,
+    ...(support === null ? {} : { [ATTR.groundingSupport]: support }),
     [ATTR.evidenceCount]: decision.evidence.length,
     [ATTR.kbVersion]: decision.kb.version,
     ...(top === undefined ? {} : { [ATTR.topScore]: top }),

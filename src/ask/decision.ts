@@ -1,3 +1,4 @@
+import type { NearMiss } from '../core/answer/near-misses.js';
 import type { Answerability, Confidence } from '../core/gate/gate.js';
 import type { Verdict } from '../core/gate/types.js';
 
@@ -61,6 +62,11 @@ export interface Abstained extends DecisionCommon {
   readonly refusal: string;
   /** A refusal carries no caveat (it is one). */
   readonly caveat: null;
+  /**
+   * The best retrieved facts and why each did not answer (the interaction row keeps them for the console);
+   * absent when nothing was retrieved or the gate could not run. Not part of the ask's reply (see `ask()`).
+   */
+  readonly considered?: readonly NearMiss[];
 }
 
 /** A decision before it is traced and recorded (what the gate and the answer layers produce). */
@@ -91,4 +97,9 @@ export interface AnswerabilityView extends Omit<Answerability, 'contributions' |
   readonly features: Readonly<Record<string, number>>;
   /** Each feature's pull on the log-odds (negative = towards refusing), rounded. */
   readonly contributions: Readonly<Record<string, number>>;
+}
+
+/** The grounding check's support score, when a model answer was checked (its verdict carries it as `score`). */
+export function groundingSupport(decision: Pick<Decided, 'reasons'>): number | null {
+  return decision.reasons.find((v) => v.layer === 'grounding')?.score ?? null;
 }

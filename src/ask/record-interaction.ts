@@ -6,7 +6,7 @@ import { createGroupCommit, type GroupCommitOptions } from '../store/group-commi
 import type { Db } from '../store/open-store.js';
 import { interactions } from '../store/schema.js';
 import type { AskRequest } from './ask-service.js';
-import type { Decided } from './decision.js';
+import { groundingSupport, type Decided } from './decision.js';
 
 export interface InteractionRecorder {
   record(
@@ -27,9 +27,11 @@ export function decisionColumns(decision: Decided) {
     decision: decision.decision,
     reason: deciding?.code ?? null,
     confidence: decision.confidence,
+    groundingSupport: groundingSupport(decision),
     answer: decision.answer ?? decision.refusal,
     verdicts: decision.reasons,
     evidence: decision.evidence,
+    considered: decision.decision === 'abstain' ? (decision.considered ?? null) : null,
     topScore: decision.answerability?.features.relevance ?? null,
     answerability: decision.answerability ?? null,
     model: decision.generation?.model ?? null,

@@ -82,6 +82,10 @@ export function llmSettings(s: Settings, problems: Problem[]) {
     structured: s.CANDOR_LLM_STRUCTURED,
     /** A second grounding check: the model judges whether the cited facts entail the answer. */
     entailment: s.CANDOR_LLM_ENTAILMENT,
+    /** CANDOR_LLM_PROVIDER: gen_ai.provider.name; undefined: told from the endpoint. */
+    providerName: s.CANDOR_LLM_PROVIDER,
+    /** CANDOR_LLM_PRICES: USD per million tokens by model, over the defaults. */
+    prices: s.CANDOR_LLM_PRICES ?? {},
   };
   const none = {
     apiKey: undefined as string | undefined,

@@ -69,6 +69,7 @@ export function deriveConfig(s: Settings, problems: Problem[]) {
     /** The console at `/` of `candor serve`: who may see it. */
     console: consoleSettings(s),
     logLevel: s.LOG_LEVEL,
+    logFormat: s.LOG_FORMAT,
     /** The durable inbox: how long a worker's claim lasts, how often idle workers look, tries per question, answers at once. */
     inbox: {
       leaseMs: s.CANDOR_INBOX_LEASE_MS,

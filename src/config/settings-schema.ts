@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { consoleSettingsShape } from '../channels/http/console/console-settings.js';
 import { DEFAULT_INGEST_LIMITS as INGEST } from '../kb/ingest-limits.js';
 import { sourceUrlsSetting } from '../kb/ingest/source-urls.js';
+import { modelPricesSetting } from '../llm/model-prices.js';
 import { otelSettingsShape } from '../telemetry/otel-settings.js';
 import { channelsSetting } from './channels-setting.js';
 import { expertsSetting } from './experts-setting.js';
@@ -54,6 +55,8 @@ export const settingsSchema = z.object({
   ...consoleSettingsShape,
   CANDOR_USER_HASH_SALT: z.string().min(1).default('candor'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  // auto: readable lines when stderr is a terminal, JSON lines otherwise.
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   // Set to production by the container image; Candor then warns about settings left at development defaults.
   NODE_ENV: z.string().optional(),
   // Slack: on when SLACK_BOT_TOKEN is set (HTTP mode needs the signing secret, Socket Mode the app token).
@@ -104,6 +107,13 @@ export const settingsSchema = z.object({
   CANDOR_LLM_STRUCTURED: z.enum(['auto', 'json_schema', 'json_object']).default('auto'),
   CANDOR_FACT_EXTRACTION: z.enum(['sentences', 'llm']).default('sentences'),
   CANDOR_LLM_ENTAILMENT: bool.default(false),
+  // gen_ai.provider.name of model calls (openai, azure.ai.openai, ollama, …); unset: told from the endpoint (src/llm/llm-endpoint.ts).
+  CANDOR_LLM_PROVIDER: z
+    .string()
+    .regex(/^[a-z][a-z0-9_.-]{0,63}$/, 'expected a provider name such as openai, azure.ai.openai, ollama')
+    .optional(),
+  // USD per million tokens by model, over the defaults (src/llm/model-prices.ts): candor.llm.cost.
+  CANDOR_LLM_PRICES: modelPricesSetting.optional(),
   // Review and agreement.
   CANDOR_REVIEWERS: z.string().default(''),
   CANDOR_REVIEW_SLACK_CHANNEL: z

@@ -2,6 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 
 import type { Db } from '../store/open-store.js';
 import { askerFeedback, interactions, knowledgeBases, reviewSamples } from '../store/schema.js';
+import { emitEvaluationResult } from '../telemetry/evaluation-events.js';
 import { instruments } from '../telemetry/instruments.js';
 
 export type FeedbackKind = 'helpful' | 'not_helpful';
@@ -38,11 +39,12 @@ export type FeedbackOutcome = 'recorded' | 'duplicate' | 'no_interaction';
  * Records one asker's feedback on a reply (append-only; their latest event is
  * their feedback). A reply found not helpful is sampled for reviewers at once
  * (whatever the sampling rates), so a person looks at every reply an asker
- * disliked, and its label can calibrate the gate. Counted in `candor.feedback`.
+ * disliked, and its label can calibrate the gate. Counted in `candor.feedback`,
+ * and emitted in the reply's trace as a `gen_ai.evaluation.result`.
  */
 export async function recordFeedback(db: Db, event: FeedbackEvent): Promise<FeedbackOutcome> {
   const [interaction] = await db
-    .select({ decision: interactions.decision, kb: knowledgeBases.name })
+    .select({ decision: interactions.decision, kb: knowledgeBases.name, channel: interactions.channel, traceId: interactions.traceId })
     .from(interactions)
     .leftJoin(knowledgeBases, eq(knowledgeBases.id, interactions.kbId))
     .where(eq(interactions.id, event.interactionId));
@@ -81,9 +83,26 @@ export async function recordFeedback(db: Db, event: FeedbackEvent): Promise<Feed
         .onConflictDoNothing();
     return 'recorded' as const;
   });
+  // In the reply's trace: each new feedback, and a reason added to a 👎 (not the same button pressed again).
+  if (outcome === 'recorded' || (outcome === 'amended' && event.kind === 'not_helpful' && (event.reason || comment)))
+    emitEvaluationResult(
+      { interactionId: event.interactionId, traceId: interaction.traceId },
+      {
+        name: 'asker_feedback',
+        scoreLabel: event.kind,
+        scoreValue: event.kind === 'helpful' ? 1 : 0,
+        explanation: event.kind === 'not_helpful' && event.reason ? FEEDBACK_REASON_TEXT[event.reason] : undefined,
+        userText: event.kind === 'not_helpful' ? comment : null,
+        annotator: event.asker,
+        annotatorType: 'asker',
+        via: 'feedback',
+      },
+    );
   if (outcome === 'amended') return 'recorded';
   if (outcome === 'recorded')
-    instruments.feedback().add(1, { kind: event.kind, kb: interaction.kb ?? 'unknown', decision: interaction.decision });
+    instruments
+      .feedback()
+      .add(1, { kind: event.kind, kb: interaction.kb ?? 'unknown', decision: interaction.decision, channel: interaction.channel });
   return outcome;
 }
 

@@ -4,8 +4,11 @@ import { loadReviewItems, type ReviewItem } from '../review/review-items.js';
 import type { Db } from '../store/open-store.js';
 import { judgeAnnotator, type JudgeSpec } from './judge-specs.js';
 
-/** Applies one judge spec to one item; returns one of the spec's outcomes or throws. */
-export type Judge = (spec: JudgeSpec, item: ReviewItem) => Promise<string>;
+/** A judge's verdict: one of the spec's outcomes, and why when the judge says (an LLM judge's reasoning). */
+export type JudgeVerdict = string | { readonly label: string; readonly reasoning?: string | undefined };
+
+/** Applies one judge spec to one item; returns one of the spec's outcomes (with its reasoning, if any) or throws. */
+export type Judge = (spec: JudgeSpec, item: ReviewItem) => Promise<JudgeVerdict>;
 
 export interface JudgeRunResult {
   readonly spec: string;
@@ -34,9 +37,11 @@ export async function runJudge(db: Db, spec: JudgeSpec, judge: Judge, options: {
   for (const item of items) {
     if (spec.task === 'factuality' && item.decision === 'abstain') continue;
     try {
-      const value = await judge(spec, item);
+      const verdict = await judge(spec, item);
+      const value = typeof verdict === 'string' ? verdict : verdict.label;
       if (!spec.outcomes.includes(value)) throw new Error(`"${value}" is not one of ${spec.outcomes.join(', ')}`);
-      await setLabel(db, { sampleId: item.sampleId, task: spec.task, annotator, value, via: 'judge' });
+      const explanation = typeof verdict === 'string' ? undefined : verdict.reasoning?.trim() || undefined;
+      await setLabel(db, { sampleId: item.sampleId, task: spec.task, annotator, value, via: 'judge', explanation });
       judged += 1;
     } catch (error) {
       failed.push({ sampleId: item.sampleId, error: (error as Error).message });

@@ -9,9 +9,10 @@ import { JUDGE_PROMPT, judgeUserMessage } from './prompts/judge.js';
 
 /**
  * Applies a judge spec to one item through the model (structured output,
- * validated: the label must be one of the spec's outcomes).
+ * validated: the label must be one of the spec's outcomes); the reasoning is
+ * kept with the label (the console's disagreement list shows it).
  */
-export async function judgeWithLlm(llm: Llm, spec: JudgeSpec, item: ReviewItem): Promise<string> {
+export async function judgeWithLlm(llm: Llm, spec: JudgeSpec, item: ReviewItem): Promise<{ label: string; reasoning: string }> {
   if (spec.promptId !== JUDGE_PROMPT.id || spec.promptVersion !== JUDGE_PROMPT.version) {
     throw new LlmFailure(
       'invalid_output',
@@ -32,5 +33,5 @@ export async function judgeWithLlm(llm: Llm, spec: JudgeSpec, item: ReviewItem):
     },
     schema: z.object({ label: z.enum(outcomes), reasoning: z.string().max(4000) }),
   });
-  return result.label;
+  return { label: result.label, reasoning: result.reasoning };
 }

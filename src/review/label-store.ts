@@ -2,18 +2,21 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 
 import type { Db } from '../store/open-store.js';
 import { labelEvents } from '../store/schema.js';
+import { emitLabelEvaluations, tracesOfSamples } from './label-evaluations.js';
 
-export type LabelVia = 'reaction' | 'button' | 'terminal' | 'judge' | 'import';
+export type LabelVia = 'reaction' | 'button' | 'terminal' | 'console' | 'judge' | 'import';
 
 export interface LabelChange {
   readonly sampleId: number;
   readonly task: string;
-  /** "slack:U123", "teams:<id>", "cli:<name>", "import:<name>", "llm:<spec>@<version>" or "rule:<name>@<version>". */
+  /** "slack:U123", "teams:<id>", "cli:<name>", "console:<name>", "import:<name>", "llm:<spec>@<version>" or "rule:<name>@<version>". */
   readonly annotator: string;
   readonly value: string;
   readonly via: LabelVia;
   /** The channel's event id: a redelivered event is recorded once. */
   readonly eventId?: string | undefined;
+  /** Why a judge gave the label (its reasoning), kept for the disagreement list; people's labels have none. */
+  readonly explanation?: string | undefined;
 }
 
 /** What a change did: a new label, a label already held, a removal, or nothing to remove. */
@@ -28,14 +31,18 @@ export interface CurrentLabel {
 
 /**
  * Sets an annotator's label for a task. The latest label counts and every
- * change is kept; setting the label already held changes nothing.
+ * change is kept; setting the label already held changes nothing. A new label
+ * goes to its interaction's trace once stored (a `gen_ai.evaluation.result`).
  */
 export async function setLabel(db: Db, change: LabelChange): Promise<LabelOutcome> {
-  return db.transaction(async (tx) => {
+  const { outcome, traces } = await db.transaction(async (tx) => {
     const current = await currentValue(tx as unknown as Db, change);
-    if (current === change.value) return 'unchanged';
-    return (await append(tx as unknown as Db, change, 'set')) ? 'recorded' : 'duplicate_event';
+    if (current === change.value) return { outcome: 'unchanged' as const };
+    if (!(await append(tx as unknown as Db, change, 'set'))) return { outcome: 'duplicate_event' as const };
+    return { outcome: 'recorded' as const, traces: await tracesOfSamples(tx as unknown as Db, [change.sampleId]) };
   });
+  if (traces) emitLabelEvaluations(traces, [change], 'set');
+  return outcome;
 }
 
 /**
@@ -43,11 +50,14 @@ export async function setLabel(db: Db, change: LabelChange): Promise<LabelOutcom
  * reaction after changing one's mind by button must not delete the newer label).
  */
 export async function removeLabel(db: Db, change: LabelChange): Promise<LabelOutcome> {
-  return db.transaction(async (tx) => {
+  const { outcome, traces } = await db.transaction(async (tx) => {
     const current = await currentValue(tx as unknown as Db, change);
-    if (current !== change.value) return 'not_current';
-    return (await append(tx as unknown as Db, change, 'remove')) ? 'removed' : 'duplicate_event';
+    if (current !== change.value) return { outcome: 'not_current' as const };
+    if (!(await append(tx as unknown as Db, change, 'remove'))) return { outcome: 'duplicate_event' as const };
+    return { outcome: 'removed' as const, traces: await tracesOfSamples(tx as unknown as Db, [change.sampleId]) };
   });
+  if (traces) emitLabelEvaluations(traces, [change], 'remove');
+  return outcome;
 }
 
 /** Each annotator's current label per sample and task (latest event, when it is not a removal). */
@@ -103,6 +113,7 @@ async function append(db: Db, change: LabelChange, action: 'set' | 'remove'): Pr
       value: change.value,
       via: change.via,
       eventId: change.eventId ?? null,
+      explanation: change.explanation ?? null,
     })
     .onConflictDoNothing()
     .returning({ id: labelEvents.id });
@@ -131,6 +142,7 @@ export async function setLabels(db: Db, changes: readonly LabelChange[]): Promis
         value: c.value,
         via: c.via,
         eventId: c.eventId ?? null,
+        explanation: c.explanation ?? null,
       })),
     );
   }

@@ -4,6 +4,8 @@ export const ATTR = {
   decision: 'candor.decision',
   /** high | medium (answered with a caveat) | low (refused). */
   confidence: 'candor.confidence',
+  /** The model answer's grounding support in [0, 1] (checkGrounding), when one was checked. */
+  groundingSupport: 'candor.grounding.support',
   reason: 'candor.reason',
   topScore: 'candor.top_score',
   evidenceCount: 'candor.evidence_count',
@@ -35,6 +37,16 @@ export const ATTR = {
   inboxAttempt: 'candor.inbox.attempt',
   slackDirect: 'candor.slack.direct',
   teamsPersonal: 'candor.teams.personal',
+  /** The stored interaction (its row id) a span or event is about. */
+  interactionId: 'candor.interaction.id',
+  /** Who gave an evaluation: a judge's id (`llm:<spec>@<version>`, `rule:<name>@<version>`) or a person's hashed id (`slack:<hash>`). */
+  evaluationAnnotator: 'candor.evaluation.annotator',
+  /** human | llm_judge | rule_judge | asker */
+  evaluationAnnotatorType: 'candor.evaluation.annotator.type',
+  /** How a label was given: reaction | button | terminal | console | judge | feedback. */
+  evaluationVia: 'candor.evaluation.via',
+  /** set | remove (a label withdrawn: a removed reaction). */
+  evaluationAction: 'candor.evaluation.action',
   /** One attribute per answerability feature: `candor.answerability.feature.<snake_case name>`. */
   answerabilityFeature: (name: string) => `candor.answerability.feature.${name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`,
 } as const;
@@ -48,6 +60,8 @@ export const SPAN = {
   claim: 'candor.claim',
   followUp: 'candor.follow_up',
   deliver: 'candor.deliver',
+  /** A label, judge verdict or asker feedback, emitted in the trace of the interaction it is about. */
+  evaluation: 'candor.evaluation',
   /** The root span of one chat question: `candor.slack.message`, `candor.teams.message`. */
   chatMessage: (channel: string) => `candor.${channel}.message`,
 } as const;
@@ -66,9 +80,20 @@ export const GEN_AI = {
   outputTokens: 'gen_ai.usage.output_tokens',
   tokenType: 'gen_ai.token.type',
   completion: 'gen_ai.completion',
+  /** The model endpoint's host and port (general conventions; GenAI client spans carry them). */
+  serverAddress: 'server.address',
+  serverPort: 'server.port',
+  /** The `gen_ai.evaluation.result` event's attributes. */
+  evaluationName: 'gen_ai.evaluation.name',
+  evaluationScoreValue: 'gen_ai.evaluation.score.value',
+  evaluationScoreLabel: 'gen_ai.evaluation.score.label',
+  evaluationExplanation: 'gen_ai.evaluation.explanation',
 } as const;
 
-/** Metric (instrument) names; Prometheus shows them with dots as underscores and the unit appended. */
+/** GenAI semantic conventions' event names. */
+export const GEN_AI_EVENT = { evaluationResult: 'gen_ai.evaluation.result' } as const;
+
+/** Metric (instrument) names; Prometheus shows them with dots as underscores (counters with `_total`; see PROMETHEUS_NAME). */
 export const METRIC = {
   asks: 'candor.asks',
   askDuration: 'candor.ask.duration',
@@ -82,7 +107,25 @@ export const METRIC = {
   expertAnswerTime: 'candor.expert.answer_time',
   gapsOpen: 'candor.gaps.open',
   gapsAnsweredShare: 'candor.gaps.answered_share',
+  llmCost: 'candor.llm.cost',
+  inboxPending: 'candor.inbox.pending',
+  inboxOldestAge: 'candor.inbox.oldest_age',
+  inboxRetries: 'candor.inbox.retries',
+  deliveriesFailed: 'candor.deliveries.failed',
+  reviewBacklog: 'candor.review.backlog',
+  labels: 'candor.labels',
 } as const;
+
+/**
+ * Streams exported under a name that carries their unit. This SDK's Prometheus exporter does not append
+ * units (as the OTel → Prometheus compatibility rules would), so the metrics whose unit a query must know
+ * are renamed by a view: candor_ask_duration_seconds, candor_inbox_oldest_age_seconds, candor_llm_cost_usd_total.
+ */
+export const PROMETHEUS_NAME: Readonly<Record<string, string>> = {
+  [METRIC.askDuration]: 'candor.ask.duration_seconds',
+  [METRIC.inboxOldestAge]: 'candor.inbox.oldest_age_seconds',
+  [METRIC.llmCost]: 'candor.llm.cost_usd',
+};
 
 /** Meter and tracer names (the instrumentation scopes). */
 export const SCOPE = { candor: 'candor', runtime: 'candor.runtime' } as const;

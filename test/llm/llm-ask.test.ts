@@ -76,6 +76,14 @@ describe('the LLM behind the gate', () => {
     expect(body.messages[1]!.content).not.toContain('fire assembly point');
     const stored = await row(d.interactionId);
     expect(stored).toMatchObject({ decision: 'answer', model: 'gpt-test', promptVersion: d.generation!.prompt });
+    // The grounding support score is on the verdict, the interaction row and the trace.
+    const grounding = d.reasons.find((r) => r.layer === 'grounding');
+    expect(grounding).toMatchObject({ pass: true, score: expect.any(Number), threshold: expect.any(Number) });
+    expect(grounding!.score!).toBeGreaterThanOrEqual(grounding!.threshold!);
+    expect(stored!.groundingSupport).toBeCloseTo(grounding!.score!, 5);
+    await processor.forceFlush();
+    const root = exporter.getFinishedSpans().find((s) => s.name === 'candor.ask');
+    expect(root?.attributes['candor.grounding.support']).toBeCloseTo(grounding!.score!, 5);
   });
 
   it('abstains as llm_unanswerable when the model says the facts do not answer it', async () => {
@@ -100,6 +108,7 @@ describe('the LLM behind the gate', () => {
     const d = await ask(LEAVE);
     expect(d.reasons[0]).toMatchObject({ code: 'ungrounded', detail: expect.stringContaining('"21"') });
     expect(JSON.stringify(d)).not.toContain('21 days');
+    expect((await row(d.interactionId))?.groundingSupport).toBe(0);
   });
 
   it('malformed JSON is invalid_output, and nothing of it reaches the user', async () => {
@@ -211,6 +220,10 @@ describe('the LLM behind the gate', () => {
       'gen_ai.usage.input_tokens': 321,
       'gen_ai.usage.output_tokens': 45,
       'gen_ai.response.finish_reasons': ['stop'],
+      // An OpenAI-compatible server on loopback: the provider is the API it speaks, the host goes to server.*.
+      'gen_ai.provider.name': 'openai',
+      'server.address': '127.0.0.1',
+      'server.port': Number(new URL(fake.baseUrl).port),
     });
     // No question or completion text on spans unless CANDOR_TRACE_CONTENT is on.
     expect(JSON.stringify(spans.map((s) => s.attributes))).not.toContain('annual leave');

@@ -15,9 +15,10 @@ import { buildCandor, type Candor } from '../../src/main.js';
 import type { ExpertFactView } from '../../src/report/expert-facts-list.js';
 import { formatGaps } from '../../src/report/gaps-command.js';
 import { kbGapReport, type GapReport } from '../../src/report/kb-gaps.js';
-import { runCli } from '../channels/run-cli.js';
+import { candorInProcess } from '../support/cli-in-process.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
 import { GAP_SEED, GAP_SEED_ASKS } from '../support/gap-questions.js';
+import { migratedStore } from '../support/migrated-store.js';
 
 const TOKEN = 'expert-gaps-console-token-0123456789';
 const SALT = 'expert-gaps-salt';
@@ -32,7 +33,8 @@ const squeeze = (html: string) => html.replace(/\s+/g, ' ').replace(/> /g, '>').
 
 /**
  * Gaps closed from the CLI (as experts without chat do) and seen in the console: one data directory,
- * seeded in process, three CLI runs against it, then the same store opened again in process.
+ * seeded in process, three CLI runs against it (through the bin's entry point, in process too), then the same
+ * store opened again in process.
  */
 describe('closing KB gaps from the CLI, and seeing them in the console', () => {
   const files = tempFiles({ 'handbook.jsonl': jsonl(HANDBOOK_FACTS) });
@@ -48,6 +50,7 @@ describe('closing KB gaps from the CLI, and seeing them in the console', () => {
   let seeded: GapReport;
 
   beforeAll(async () => {
+    await migratedStore(dataDir);
     const app = await buildCandor(testConfig(env), { telemetry: false });
     try {
       await ingestPaths(app.store.db, [files.path('handbook.jsonl')], { kb: 'handbook' });
@@ -95,25 +98,28 @@ describe('closing KB gaps from the CLI, and seeing them in the console', () => {
 
   let cliFact = 0;
   it('`candor gaps answer` answers a gap as a listed expert: a new fact in a new KB version; askers are told by the server', async () => {
-    const run = runCli(['gaps', 'answer', String(ids.gym), '--text', GYM_ANSWER, '--as', 'dana', '--kb', 'handbook', '--json'], env);
-    expect(await run.exited, run.stderr()).toBe(0);
-    const printed = JSON.parse(run.stdout()) as Record<string, unknown>;
+    const run = await candorInProcess(
+      ['gaps', 'answer', String(ids.gym), '--text', GYM_ANSWER, '--as', 'dana', '--kb', 'handbook', '--json'],
+      env,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const printed = JSON.parse(run.stdout) as Record<string, unknown>;
     expect(printed).toMatchObject({ outcome: 'answered', kb: 'handbook', gapId: ids.gym, factId: expect.any(Number), version: 2 });
     cliFact = printed.factId as number;
   }, 60_000);
 
   it('`candor gaps dismiss` by someone CANDOR_EXPERTS does not list closes nothing and exits 1 saying so', async () => {
-    const run = runCli(['gaps', 'dismiss', String(ids.pet), '--as', 'eve'], env);
-    expect(await run.exited).toBe(1);
-    expect(run.stderr()).toContain('"eve" is not an expert of knowledge base "handbook"');
-    expect(run.stderr()).toContain('CANDOR_EXPERTS does not list "cli:eve"');
-    expect(run.stdout()).toBe('');
+    const run = await candorInProcess(['gaps', 'dismiss', String(ids.pet), '--as', 'eve'], env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('"eve" is not an expert of knowledge base "handbook"');
+    expect(run.stderr).toContain('CANDOR_EXPERTS does not list "cli:eve"');
+    expect(run.stdout).toBe('');
   }, 60_000);
 
   it('`candor kb facts --source expert --json` lists the expert fact with who gave it and when it is due', async () => {
-    const run = runCli(['kb', 'facts', '--source', 'expert', '--json'], env);
-    expect(await run.exited, run.stderr()).toBe(0);
-    const printed = JSON.parse(run.stdout()) as { kb: string; facts: ExpertFactView[] };
+    const run = await candorInProcess(['kb', 'facts', '--source', 'expert', '--json'], env);
+    expect(run.code, run.stderr).toBe(0);
+    const printed = JSON.parse(run.stdout) as { kb: string; facts: ExpertFactView[] };
     expect(printed.kb).toBe('handbook');
     expect(printed.facts).toEqual([
       expect.objectContaining({

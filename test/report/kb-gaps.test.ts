@@ -3,21 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiRoutes } from '../../src/channels/http/api-routes.js';
 import { consoleRoutes } from '../../src/channels/http/console/console-routes.js';
 import { startHttpServer } from '../../src/channels/http/http-server.js';
-import {
-  agreementHistory,
-  filterChoices,
-  findInteraction,
-  listInteractions,
-  overview,
-  reviewSamplesPage,
-} from '../../src/console/console-queries.js';
+import { agreementHistory, filterChoices, findInteraction, reviewSamplesPage } from '../../src/console/console-queries.js';
 import { createConsoleFactEdits, createConsoleReads } from '../../src/console/console-reads.js';
+import { listInteractions } from '../../src/console/interaction-list.js';
+import { overview } from '../../src/console/overview-query.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
 import { buildCandor } from '../../src/main.js';
 import { kbGapReport, type GapReport } from '../../src/report/kb-gaps.js';
-import { runCli } from '../channels/run-cli.js';
+import { candorInProcess } from '../support/cli-in-process.js';
 import { composeAsk, HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
 import { GAP_QUESTIONS, GAP_TOPICS } from '../support/gap-questions.js';
+import { migratedStore } from '../support/migrated-store.js';
 import { DRIVERS, useTestStore } from '../support/stores.js';
 
 const ANSWERABLE = ['How many days of annual leave do full-time staff receive?', 'How much does a staff parking permit cost?'];
@@ -43,6 +39,7 @@ describe('KB gaps: thirty refusals on three topics', () => {
   let stored: GapReport;
 
   beforeAll(async () => {
+    await migratedStore(dataDir);
     const app = await buildCandor(testConfig({ CANDOR_DATA_DIR: dataDir, CANDOR_KB: 'handbook', CANDOR_CONSOLE_TOKEN: TOKEN }));
     try {
       await ingestPaths(app.store.db, [files.path('handbook.jsonl')], { kb: 'handbook' });
@@ -109,21 +106,25 @@ describe('KB gaps: thirty refusals on three topics', () => {
   });
 
   it('`candor report gaps --json` prints the same groups, and text without --json', async () => {
-    const json = runCli(['report', 'gaps', '--kb', 'handbook', '--json'], { CANDOR_DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-    expect(await json.exited, json.stderr()).toBe(0);
-    const printed = JSON.parse(json.stdout()) as GapReport;
+    // Through the bin's entry point, in this process: the output and exit code are what is asserted.
+    const json = await candorInProcess(['report', 'gaps', '--kb', 'handbook', '--json'], { CANDOR_DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    expect(json.code, json.stderr).toBe(0);
+    const printed = JSON.parse(json.stdout) as GapReport;
     expect(summary(printed.topics)).toEqual(summary(stored.topics));
     expect(printed.groups.map((g) => g.id)).toEqual(stored.groups.map((g) => g.id));
     expect(printed.refusals).toBe(30);
-    const text = runCli(['report', 'gaps', '--kb', 'handbook', '--days', '7'], { CANDOR_DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-    expect(await text.exited, text.stderr()).toBe(0);
-    expect(text.stdout()).toMatch(
+    const text = await candorInProcess(['report', 'gaps', '--kb', 'handbook', '--days', '7'], {
+      CANDOR_DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+    });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(
       /^KB gaps in "handbook" \(version 1\), last 7 days: 30 refusals, 27 distinct questions, \d+ gaps on 3 topics/,
     );
-    expect(text.stdout()).toMatch(/^ +10× shuttle \/ bus/m);
-    const bad = runCli(['report', 'gaps', '--days', 'lots'], { CANDOR_DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-    expect(await bad.exited).toBe(1);
-    expect(bad.stderr()).toContain('--days must be a whole number');
+    expect(text.stdout).toMatch(/^ +10× shuttle \/ bus/m);
+    const bad = await candorInProcess(['report', 'gaps', '--days', 'lots'], { CANDOR_DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--days must be a whole number');
   }, 60_000);
 });
 
@@ -139,9 +140,12 @@ describe.each(DRIVERS)('gap report and console queries on %s', (driver) => {
     await ask({ question: 'What is the leave policy?', kb: 'handbook', channel: 'eval' }); // evaluation asks are never counted
     const report = await kbGapReport(db.store.db, indexes, { kb: 'handbook', days: 30 });
     expect(summary(report.topics)).toEqual(EXPECTED);
-    const seen = await overview(db.store.db, new Date(Date.now() - 86_400_000));
+    const today = new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+    const seen = await overview(db.store.db, { from: today, to: new Date(today.getTime() + 86_400_000), bucket: 'day' });
     expect(seen.totals).toMatchObject({ asks: 32, answered: 2, abstained: 30 });
-    expect(seen.days).toEqual([expect.objectContaining({ day: new Date().toISOString().slice(0, 10), answered: 2, abstained: 30 })]);
+    expect(seen.buckets).toEqual([
+      expect.objectContaining({ start: `${today.toISOString().slice(0, 10)}T00:00:00Z`, answered: 2, abstained: 30 }),
+    ]);
     expect(seen.totals.p50).toEqual(expect.any(Number));
     expect(seen.channels).toEqual([{ channel: 'teams', n: 32 }]);
     expect(seen.reasons.reduce((sum, r) => sum + r.n, 0)).toBe(30);

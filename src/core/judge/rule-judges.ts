@@ -14,6 +14,8 @@ export interface RuleJudge {
   readonly annotator: string;
   readonly task: TaskId;
   label(item: RuleJudgeItem): string | null;
+  /** Why it gave the label it gives (the disagreement list shows it); null when it gives none. */
+  explain?(item: RuleJudgeItem): string | null;
 }
 
 /**
@@ -27,6 +29,11 @@ export const ABSTENTION_RULE_JUDGE: RuleJudge = {
   label(item) {
     if (item.expected === null) return null;
     return detectAbstention(item.reply, item.question).abstains === (item.expected === 'abstain') ? 'correct' : 'incorrect';
+  },
+  explain(item) {
+    if (item.expected === null) return null;
+    const read = detectAbstention(item.reply, item.question);
+    return `The reply ${read.abstains ? 'abstains' : 'answers'} (${read.why}); the right decision was to ${item.expected === 'abstain' ? 'abstain' : 'answer'}.`;
   },
 };
 

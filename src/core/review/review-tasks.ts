@@ -162,9 +162,10 @@ export function withEmoji(
 
 /**
  * Whether a user counts as a reviewer: listed as "platform:id", or, for a chat platform, as the bare id. A
- * terminal name is anything typed after --as, so only its exact "cli:NAME" entry counts (never a chat id typed
- * as a name). No reviewers configured means nobody's labels count.
+ * terminal name is anything typed after --as, and a console user is a name in CANDOR_CONSOLE_BASIC_AUTH, so
+ * only their exact "cli:NAME" / "console:NAME" entry counts (never a chat id used as a name). No reviewers
+ * configured means nobody's labels count.
  */
 export function isReviewer(reviewers: readonly string[], platform: string, userId: string): boolean {
-  return reviewers.includes(`${platform}:${userId}`) || (platform !== 'cli' && reviewers.includes(userId));
+  return reviewers.includes(`${platform}:${userId}`) || (platform !== 'cli' && platform !== 'console' && reviewers.includes(userId));
 }

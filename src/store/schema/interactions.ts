@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigserial, doublePrecision, index, integer, jsonb, pgTable, real, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 // JSON columns are typed with what the code writes into them (type-only imports: no runtime dependency).
 import type { AnswerabilityView, EvidenceView } from '../../ask/decision.js';
+import type { NearMiss } from '../../core/answer/near-misses.js';
 import type { Verdict } from '../../core/gate/types.js';
 import { knowledgeBases } from './knowledge.js';
 
@@ -59,6 +60,8 @@ export const interactions = pgTable(
     reason: text('reason'),
     /** How sure the answer is ('high' | 'medium' | 'low'); a medium answer carries a visible caveat. Null on rows before it was kept. */
     confidence: text('confidence'),
+    /** The model answer's grounding support in [0, 1] (the weakest claim's, see checkGrounding); null without a model answer. */
+    groundingSupport: real('grounding_support'),
     answer: text('answer'),
     verdicts: jsonb('verdicts')
       .$type<readonly Verdict[]>()
@@ -68,6 +71,8 @@ export const interactions = pgTable(
       .$type<readonly EvidenceView[]>()
       .notNull()
       .default(sql`'[]'::jsonb`),
+    /** A refusal's best retrieved facts with their scores and why each did not answer; null for answers and older rows. */
+    considered: jsonb('considered').$type<readonly NearMiss[]>(),
     topScore: doublePrecision('top_score'),
     model: text('model'),
     promptVersion: text('prompt_version'),

@@ -51,10 +51,12 @@ export const labelEvents = pgTable(
     annotator: text('annotator').notNull(),
     action: text('action').notNull(), // 'set' | 'remove'
     value: text('value').notNull(),
-    /** 'reaction' | 'button' | 'terminal' | 'judge' */
+    /** 'reaction' | 'button' | 'terminal' | 'console' | 'judge' | 'import' */
     via: text('via').notNull(),
     /** The channel's event id, so a redelivered reaction is recorded once. */
     eventId: text('event_id'),
+    /** Why a judge gave the label (an LLM judge's reasoning); null for people's labels and older rows. */
+    explanation: text('explanation'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('label_events_current').on(t.sampleId, t.task, t.annotator, t.id), uniqueIndex('label_events_event').on(t.eventId)],

@@ -39,6 +39,12 @@ describe('isReviewer', () => {
     expect(isReviewer(reviewers, 'cli', 'UBOB')).toBe(false);
     expect(isReviewer(reviewers, 'teams', 'UALICE')).toBe(false);
   });
+  it('counts a console user (a basic-auth name) only as its exact console: entry', () => {
+    const reviewers = ['console:dana', 'UBOB', 'cli:carol'];
+    expect(isReviewer(reviewers, 'console', 'dana')).toBe(true);
+    expect(isReviewer(reviewers, 'console', 'UBOB')).toBe(false);
+    expect(isReviewer(reviewers, 'console', 'carol')).toBe(false);
+  });
   it('counts nobody when no reviewers are configured', () => {
     for (const platform of ['slack', 'teams', 'cli']) expect(isReviewer([], platform, 'anyone')).toBe(false);
   });

@@ -1,11 +1,19 @@
 import type { Decision } from '../../../ask/decision.js';
+import { csrfInput } from './csrf.js';
 import { decisionView } from './decision-view.js';
 import { html, type Html } from './html.js';
 
 /** The ask box: the same ask path as every channel (recorded with channel "console"), and why it answered or refused. */
-export function askPage(kbs: readonly string[], kb: string, question: string, outcome: { decision?: Decision; error?: string } = {}): Html {
+export function askPage(
+  kbs: readonly string[],
+  kb: string,
+  question: string,
+  outcome: { decision?: Decision; error?: string } = {},
+  csrf: string | null = null,
+): Html {
   const d = outcome.decision;
   return html`<form method="post" action="/ask">
+      ${csrfInput(csrf)}
       <label>Question<textarea name="question" required maxlength="10000" data-testid="ask-question">${question}</textarea></label>
       <div class="filters">
         <label

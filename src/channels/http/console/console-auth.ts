@@ -12,7 +12,17 @@ export const SESSION_SECONDS = 12 * 3600;
  * Who is looking: a basic-auth user, or "token" for the shared token (form login or Bearer). A refusal says
  * whether credentials were presented (and were wrong), which is what sign-in throttling counts.
  */
-export type Viewer = { readonly ok: true; readonly user: string } | { readonly ok: false; readonly presented: boolean };
+export type Viewer =
+  { readonly ok: true; readonly user: string; readonly via: SignedInBy } | { readonly ok: false; readonly presented: boolean };
+
+/**
+ * How a viewer signed in. A browser sends a session cookie or basic-auth credentials by itself (so their form
+ * posts need a CSRF token); a bearer token only when a script puts it there.
+ */
+export type SignedInBy =
+  | { readonly kind: 'bearer' }
+  | { readonly kind: 'session'; readonly session: string }
+  | { readonly kind: 'basic'; readonly password: string };
 
 /**
  * Checks a request's credentials against the settings: `Authorization: Bearer`,
@@ -26,7 +36,7 @@ export function authenticate(req: IncomingMessage, settings: ConsoleSettings, no
   const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
   if (bearer !== undefined)
     return settings.token !== undefined && sameSecret(bearer, settings.token)
-      ? { ok: true, user: 'token' }
+      ? { ok: true, user: 'token', via: { kind: 'bearer' } }
       : { ok: false, presented: true };
   const basic = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header)?.[1];
   if (basic !== undefined) {
@@ -35,13 +45,13 @@ export function authenticate(req: IncomingMessage, settings: ConsoleSettings, no
     const password = decoded.slice(decoded.indexOf(':') + 1);
     // Every configured user is compared, so the time taken does not tell which user names exist.
     const match = settings.basicAuth.filter((u) => sameSecret(`${user}:${password}`, `${u.user}:${u.password}`));
-    return match.length > 0 ? { ok: true, user } : { ok: false, presented: true };
+    return match.length > 0 ? { ok: true, user, via: { kind: 'basic', password } } : { ok: false, presented: true };
   }
   const session = readCookie(req.headers.cookie, SESSION_COOKIE);
   if (session === undefined || settings.token === undefined) return { ok: false, presented: false };
   const state = sessionState(session, settings.token, nowMs);
   // An expired session is an honest one that ran out; only a forged one counts as a failed sign-in.
-  return state === 'valid' ? { ok: true, user: 'token' } : { ok: false, presented: state === 'forged' };
+  return state === 'valid' ? { ok: true, user: 'token', via: { kind: 'session', session } } : { ok: false, presented: state === 'forged' };
 }
 
 /** Whether a request carries credentials of its own (an Authorization header or a session cookie). */
@@ -69,8 +79,6 @@ function sign(token: string, payload: string): string {
   const key = createHash('sha256').update(`candor-console-session:${token}`).digest();
   return createHmac('sha256', key).update(payload).digest('base64url');
 }
-
-/** Constant-time comparison of two secrets of any length (hashed first, so lengths do not leak either). */
 
 export function readCookie(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {

@@ -12,6 +12,11 @@ export const consoleSettingsShape = {
       'expected user:password pairs separated by commas, passwords of 8 characters or more',
     )
     .optional(),
+  /** Where a trace id links to: an http(s) URL with `{traceId}` in it (Tempo, Jaeger, Langfuse…); unset: no link. */
+  CANDOR_TRACE_URL: z
+    .string()
+    .refine(isTraceTemplate, 'expected an http(s) URL with {traceId} in it, e.g. https://tempo.example/trace/{traceId}')
+    .optional(),
 } as const;
 
 export interface ConsoleSettings {
@@ -19,15 +24,38 @@ export interface ConsoleSettings {
   readonly basicAuth: readonly { readonly user: string; readonly password: string }[];
   /** False when neither a token nor a basic-auth user is set: then every console page refuses. */
   readonly enabled: boolean;
+  /** CANDOR_TRACE_URL: the trace link template, `{traceId}` in it; undefined: trace ids are not links. */
+  readonly traceUrl?: string | undefined;
 }
 
 export function consoleSettings(s: {
   CANDOR_CONSOLE_TOKEN?: string | undefined;
   CANDOR_CONSOLE_BASIC_AUTH?: string | undefined;
+  CANDOR_TRACE_URL?: string | undefined;
 }): ConsoleSettings {
   const basicAuth = (s.CANDOR_CONSOLE_BASIC_AUTH ?? '')
     .split(',')
     .filter(Boolean)
     .map((pair) => ({ user: pair.slice(0, pair.indexOf(':')), password: pair.slice(pair.indexOf(':') + 1) }));
-  return { token: s.CANDOR_CONSOLE_TOKEN, basicAuth, enabled: s.CANDOR_CONSOLE_TOKEN !== undefined || basicAuth.length > 0 };
+  return {
+    token: s.CANDOR_CONSOLE_TOKEN,
+    basicAuth,
+    enabled: s.CANDOR_CONSOLE_TOKEN !== undefined || basicAuth.length > 0,
+    traceUrl: s.CANDOR_TRACE_URL,
+  };
+}
+
+/** A trace's address from the template (undefined without one). */
+export function traceLink(template: string | undefined, traceId: string): string | undefined {
+  return template?.replaceAll('{traceId}', encodeURIComponent(traceId));
+}
+
+function isTraceTemplate(value: string): boolean {
+  if (!value.includes('{traceId}')) return false;
+  try {
+    const url = new URL(value.replaceAll('{traceId}', '0123456789abcdef0123456789abcdef'));
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
 }

@@ -49,10 +49,26 @@ svg .axis { stroke: var(--line); } svg .grid { stroke: #eef0f3; }
 svg .s-answer { fill: var(--answer); stroke: var(--answer); } svg .s-abstain { fill: var(--abstain); stroke: var(--abstain); }
 svg .s-0 { stroke: var(--accent); fill: var(--accent); } svg .s-1 { stroke: var(--abstain); fill: var(--abstain); } svg .s-2 { stroke: var(--answer); fill: var(--answer); }
 svg .s-3 { stroke: var(--warn); fill: var(--warn); } svg .s-4 { stroke: #7a4fb8; fill: #7a4fb8; } svg .s-5 { stroke: #333; fill: #333; }
-svg polyline { fill: none; stroke-width: 2; } svg .bar { fill: var(--accent); } svg .bar.neg { fill: var(--abstain); }
+svg polyline, svg polyline[class] { fill: none; stroke-width: 2; } svg .bar { fill: var(--accent); } svg .bar.neg { fill: var(--abstain); }
 .legend span { margin-right: 1rem; font-size: .85rem; } .legend .key { display: inline-block; width: .8rem; height: .8rem; margin-right: .3rem; vertical-align: -1px; }
 .key.s-answer { background: var(--answer); } .key.s-abstain { background: var(--abstain); } .key.s-0 { background: var(--accent); } .key.s-1 { background: var(--abstain); }
 .key.s-2 { background: var(--answer); } .key.s-3 { background: var(--warn); } .key.s-4 { background: #7a4fb8; } .key.s-5 { background: #333; }
+.kb-select { display: flex; gap: .3rem; align-items: center; } .kb-select label { flex-direction: row; }
+.kb-select select, .kb-select button { padding: .15rem .4rem; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+.tabs { display: flex; gap: .3rem; margin-bottom: .8rem; border-bottom: 1px solid var(--line); }
+.tabs a { padding: .35rem .8rem; text-decoration: none; color: var(--muted); border: 1px solid transparent; border-bottom: none; border-radius: 4px 4px 0 0; }
+.tabs a[aria-current="page"] { color: var(--ink); background: #fff; border-color: var(--line); font-weight: 600; }
+.tabs .count { display: inline-block; margin-left: .3rem; padding: 0 .4rem; border-radius: 999px; background: var(--bg); font-size: .8rem; }
+.pager { display: flex; gap: 1rem; margin: .5rem 0 1rem; }
+.side-by-side { display: flex; gap: 1.5rem; flex-wrap: wrap; align-items: start; } .side-by-side table { width: auto; }
+caption { text-align: left; color: var(--muted); font-size: .85rem; padding-bottom: .3rem; }
+.matrix td.diagonal { background: #eef8f1; font-weight: 600; }
+.judge-detail h3 { margin: 0 0 .5rem; font-size: 1rem; }
+ul.why, ul.criteria { margin: 0; padding-left: 1.1rem; } ul.criteria { color: var(--muted); font-size: .9rem; margin-bottom: .5rem; }
+.label-chip { display: inline-block; margin: 0 .4rem .3rem 0; padding: .1rem .5rem; border: 1px solid var(--line); border-radius: 4px; background: var(--bg); }
+button.chosen { background: var(--answer); border-color: var(--answer); }
+button:focus-visible, a:focus-visible, select:focus-visible, input:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
 .login { max-width: 380px; margin: 4rem auto; background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 1.2rem 1.4rem; }
 .login form { display: flex; flex-direction: column; gap: .8rem; }
 `;

@@ -1,4 +1,5 @@
 import type { ExpertFactView } from '../../../report/expert-facts-list.js';
+import { csrfInput } from './csrf.js';
 import { formatTime, href, html, type Html } from './html.js';
 
 /** What a fact change redirected with, shown once above the list. */
@@ -25,6 +26,7 @@ export function factsPage(
   kb: string,
   all: boolean,
   outcome: { notice?: FactsNotice | undefined; error?: string | undefined } = {},
+  csrf: string | null = null,
 ): Html {
   const form = html`<form class="filters" method="get" action="/facts">
     <input type="hidden" name="source" value="expert" />
@@ -56,11 +58,11 @@ export function factsPage(
       <a href="${href('/gaps', { kb })}">KB gaps</a>; each change here is a new KB version, and answers already given keep
       naming the text they cited.
     </p>
-    ${facts.map((f) => factSection(f, kb, all))}`;
+    ${facts.map((f) => factSection(f, kb, all, csrf))}`;
 }
 
-function factSection(f: ExpertFactView, kb: string, all: boolean): Html {
-  const hidden = html`<input type="hidden" name="fact" value="${f.id}" /><input type="hidden" name="kb" value="${kb}" />${
+function factSection(f: ExpertFactView, kb: string, all: boolean, csrf: string | null): Html {
+  const hidden = html`${csrfInput(csrf)}<input type="hidden" name="fact" value="${f.id}" /><input type="hidden" name="kb" value="${kb}" />${
     all ? html`<input type="hidden" name="all" value="1" />` : ''
   }`;
   return html`<section class="gap" id="fact-${f.id}" data-testid="expert-fact">

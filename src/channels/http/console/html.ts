@@ -59,3 +59,7 @@ export function formatTime(value: Date | string): string {
   const iso = (value instanceof Date ? value : new Date(value)).toISOString();
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
+
+export function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

@@ -1,47 +1,76 @@
-import type { AnswerabilityView, EvidenceView } from '../../../ask/decision.js';
-import type { filterChoices, findInteraction, InteractionFilter, listInteractions } from '../../../console/console-queries.js';
-import type { Verdict } from '../../../core/gate/types.js';
-import { FEEDBACK_REASON_TEXT, type feedbackOn } from '../../../feedback/asker-feedback.js';
-import type { CurrentLabel } from '../../../review/label-store.js';
-import { decisionView } from './decision-view.js';
-import { formatMs, formatNumber, formatTime, href, html, type Html } from './html.js';
+import type { AnswerabilityView } from '../../../ask/decision.js';
+import type { filterChoices } from '../../../console/console-queries.js';
+import type { InteractionFilter, listInteractions } from '../../../console/interaction-list.js';
+import { formatMs, formatNumber, formatTime, href, html, truncate, type Html } from './html.js';
 
 type Listed = Awaited<ReturnType<typeof listInteractions>>;
 
-/** The interaction list with its filters (decision, reason, channel, KB), newest first. */
+/** The most rows an export holds (newest first); the page says so beside the links. */
+export const EXPORT_CAP = 100_000;
+
+const SOURCE_TEXT = { live: 'live channels', imported: 'imported (benchmark replies)', all: 'all' } as const;
+
+/**
+ * The interaction list: live channels unless the source filter says otherwise, text search over questions
+ * and replies, a date range, the decision/reason/channel/KB filters, newest first, a page at a time, and the
+ * current filter exported as CSV or JSON lines.
+ */
 export function interactionsPage(
   list: Listed,
   choices: Awaited<ReturnType<typeof filterChoices>>,
   filter: InteractionFilter,
+  params: Record<string, string | undefined>,
   page: number,
 ): Html {
-  const select = (name: keyof InteractionFilter, label: string, values: readonly string[]) =>
+  const select = (name: 'decision' | 'reason' | 'channel' | 'kb', label: string, values: readonly string[]) =>
     html`<label
-      >${label}<select name="${name}">
+      >${label}<select name="${name}" data-testid="filter-${name}">
         <option value="">any</option>
         ${values.map((v) => html`<option value="${v}" ${filter[name] === v ? html` selected` : ''}>${v}</option>`)}
       </select></label
     >`;
-  return html` <form class="filters" method="get" action="/interactions">
-      ${select('decision', 'Decision', ['answer', 'abstain'])}${select('reason', 'Reason', choices.reasons)}${select('channel', 'Channel', choices.channels)}${select('kb', 'Knowledge base', choices.kbs)}
+  const source = filter.source ?? 'live';
+  return html` <form class="filters" method="get" action="/interactions" role="search">
+      <label>Search<input type="search" name="q" value="${filter.text ?? ''}" maxlength="200" placeholder="words in question or reply" data-testid="filter-q" /></label>
+      ${select('decision', 'Decision', ['answer', 'abstain'])}${select('reason', 'Reason', choices.reasons)}${select(
+        'channel',
+        'Channel',
+        choices.channels.filter((c) => c !== 'import'),
+      )}${select('kb', 'Knowledge base', choices.kbs)}
+      <label
+        >Source<select name="source" data-testid="filter-source">
+          ${(['live', 'imported', 'all'] as const).map(
+            (s) => html`<option value="${s === 'live' ? '' : s}" ${s === source ? html` selected` : ''}>${SOURCE_TEXT[s]}</option>`,
+          )}
+        </select></label
+      >
+      <label>From<input type="date" name="from" value="${params.from ?? ''}" data-testid="filter-from" /></label>
+      <label>To<input type="date" name="to" value="${params.to ?? ''}" data-testid="filter-to" /></label>
       <button type="submit">Filter</button>
     </form>
+    <p class="muted">
+      Showing ${SOURCE_TEXT[source]}${source === 'live' ? html` (imported benchmark replies: <a href="${href('/interactions', { ...params, source: 'imported', page: undefined })}">source: imported</a>)` : ''}.
+      Export this filter:
+      <a href="${href('/interactions.csv', params)}" data-testid="export-csv" download>CSV</a> ·
+      <a href="${href('/interactions.jsonl', params)}" data-testid="export-jsonl" download>JSON lines</a>
+      (newest first, at most ${EXPORT_CAP.toLocaleString('en')} rows).
+    </p>
     ${
       list.rows.length === 0
-        ? html`<p class="muted">No interactions match.</p>`
+        ? html`<p class="muted" data-testid="no-interactions">No interactions match.</p>`
         : html`<div class="panel">
             <table data-testid="interactions">
               <thead>
                 <tr>
-                  <th>#</th>
-                  <th>when</th>
-                  <th>channel</th>
-                  <th>KB</th>
-                  <th>question</th>
-                  <th>decision</th>
-                  <th>reason</th>
-                  <th class="num">answerability</th>
-                  <th class="num">latency</th>
+                  <th scope="col">#</th>
+                  <th scope="col">when</th>
+                  <th scope="col">channel</th>
+                  <th scope="col">KB</th>
+                  <th scope="col">question</th>
+                  <th scope="col">decision</th>
+                  <th scope="col">reason</th>
+                  <th scope="col" class="num">answerability</th>
+                  <th scope="col" class="num">latency</th>
                 </tr>
               </thead>
               <tbody>
@@ -63,151 +92,9 @@ export function interactionsPage(
             </table>
           </div>`
     }
-    <p>
-      ${page > 1 ? html`<a href="${href('/interactions', { ...filter, page: page - 1 })}">← newer</a> ` : ''}${list.more ? html`<a href="${href('/interactions', { ...filter, page: page + 1 })}">older →</a>` : ''}
-    </p>`;
-}
-
-type Feedback = Awaited<ReturnType<typeof feedbackOn>>;
-
-/**
- * One interaction: the question, the reply, every layer's verdict, the answerability score and evidence,
- * the trace id, what its askers said of it (askers as hashed ids only) and its review labels.
- */
-export function interactionPage(
-  found: NonNullable<Awaited<ReturnType<typeof findInteraction>>>,
-  labels: readonly CurrentLabel[],
-  feedback: Feedback = [],
-): Html {
-  const i = found.interaction;
-  return html` <div class="panel">
-      <table>
-        <tr>
-          <th>question</th>
-          <td data-testid="question">${i.question}</td>
-        </tr>
-        ${
-          i.typedQuestion
-            ? html`<tr>
-                <th>typed</th>
-                <td data-testid="typed-question">
-                  ${i.typedQuestion}
-                  <span class="muted">(a follow-up in a thread, ${i.understoodBy === 'rewritten' ? 'rewritten by the model' : "read with the thread's topic"})</span>
-                </td>
-              </tr>`
-            : ''
-        }
-        <tr>
-          <th>when</th>
-          <td>${formatTime(i.createdAt)}</td>
-        </tr>
-        <tr>
-          <th>channel</th>
-          <td>${i.channel}</td>
-        </tr>
-        <tr>
-          <th>knowledge base</th>
-          <td>${found.kb ?? '–'}${i.kbVersion ? ` version ${i.kbVersion}` : ''}</td>
-        </tr>
-        <tr>
-          <th>latency</th>
-          <td>${formatMs(i.latencyMs)}</td>
-        </tr>
-        <tr>
-          <th>trace id</th>
-          <td class="mono" data-testid="trace-id">${i.traceId ?? '–'}</td>
-        </tr>
-        ${
-          i.model
-            ? html`<tr>
-                <th>model / prompt</th>
-                <td class="mono">${i.model} · ${i.promptVersion ?? ''}</td>
-              </tr>`
-            : ''
-        }
-        ${
-          found.sampleId
-            ? html`<tr>
-                <th>review</th>
-                <td>sample ${found.sampleId} (${found.stratum})</td>
-              </tr>`
-            : ''
-        }
-      </table>
-    </div>
-    ${decisionView({
-      decision: i.decision,
-      text: i.answer,
-      reasons: i.verdicts as Verdict[],
-      evidence: i.evidence as EvidenceView[],
-      answerability: i.answerability as AnswerabilityView | null,
-      confidence: i.confidence,
-      generated: i.model !== null,
-    })}
-    ${feedbackSection(feedback)}
-    ${
-      found.sampleId
-        ? html`<h2>Review labels</h2>
-            ${
-              labels.length === 0
-                ? html`<p class="muted">Not labelled yet.</p>`
-                : html`<div class="panel">
-                    <table>
-                      <thead>
-                        <tr>
-                          <th>task</th>
-                          <th>label</th>
-                          <th>by</th>
-                        </tr>
-                      </thead>
-                      <tbody>
-                        ${labels.map(
-                          (l) =>
-                            html`<tr>
-                              <td>${l.task}</td>
-                              <td>${l.value}</td>
-                              <td class="mono">${l.annotator}</td>
-                            </tr>`,
-                        )}
-                      </tbody>
-                    </table>
-                  </div>`
-            }`
-        : ''
-    }`;
-}
-
-function feedbackSection(feedback: Feedback): Html {
-  if (feedback.length === 0)
-    return html`<h2>Asker feedback</h2><p class="muted" data-testid="feedback-none">No asker said whether this reply helped.</p>`;
-  return html`<h2>Asker feedback</h2>
-    <div class="panel">
-      <table data-testid="feedback">
-        <thead>
-          <tr>
-            <th>asker (hashed)</th>
-            <th>feedback</th>
-            <th>reason</th>
-            <th>comment</th>
-            <th>when</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${feedback.map(
-            (f) =>
-              html`<tr data-testid="feedback-row">
-                <td class="mono">${f.asker}</td>
-                <td class="${f.kind === 'helpful' ? 'pass' : 'fail'}" data-testid="feedback-kind">${f.kind === 'helpful' ? 'helpful' : 'not helpful'}</td>
-                <td data-testid="feedback-reason">${f.reason ? FEEDBACK_REASON_TEXT[f.reason] : ''}</td>
-                <td data-testid="feedback-comment">${f.comment ?? ''}</td>
-                <td class="muted">${formatTime(f.at)}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>`;
-}
-
-export function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+    <nav class="pager" aria-label="Pages">
+      ${page > 1 ? html`<a href="${href('/interactions', { ...params, page: page - 1 })}" rel="prev">← newer</a> ` : ''}${
+        list.more ? html`<a href="${href('/interactions', { ...params, page: page + 1 })}" rel="next" data-testid="older">older →</a>` : ''
+      }
+    </nav>`;
 }

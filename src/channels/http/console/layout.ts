@@ -1,4 +1,4 @@
-import { html, type Html } from './html.js';
+import { href, html, type Html } from './html.js';
 
 export const NAV = [
   { path: '/', label: 'Overview' },
@@ -10,8 +10,19 @@ export const NAV = [
   { path: '/ask', label: 'Ask' },
 ] as const;
 
-/** The page frame: navigation, the signed-in user and a way out. No scripts: every page works as plain HTML. */
-export function layout(page: { title: string; active: string; user: string | null; body: Html }): string {
+/** The knowledge base a page is looking at, and the ones it may switch to (the header's selector). */
+export interface KbChoice {
+  /** The KB chosen (`?kb=`), kept on every navigation link; undefined: all of them. */
+  readonly kb: string | undefined;
+  readonly kbs: readonly string[];
+}
+
+/**
+ * The page frame: navigation (keeping the chosen KB), the KB selector, the signed-in user and a way out.
+ * No scripts: every page works as plain HTML (the selector is a small GET form with its own button).
+ */
+export function layout(page: { title: string; active: string; user: string | null; body: Html; kb?: KbChoice | undefined }): string {
+  const kb = page.kb?.kb;
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -22,10 +33,11 @@ export function layout(page: { title: string; active: string; user: string | nul
       </head>
       <body>
         <header>
-          <a class="brand" href="/">Candor</a>
-          <nav>
-            ${NAV.map((item) => html`<a href="${item.path}" ${item.path === page.active ? html` aria-current="page"` : ''}>${item.label}</a>`)}
+          <a class="brand" href="${href('/', { kb })}">Candor</a>
+          <nav aria-label="Console pages">
+            ${NAV.map((item) => html`<a href="${href(item.path, { kb })}" ${item.path === page.active ? html` aria-current="page"` : ''}>${item.label}</a>`)}
           </nav>
+          ${page.kb && page.user !== null ? kbSelector(page.active, page.kb) : ''}
           ${page.user === null ? '' : html`<form class="logout" method="post" action="/logout"><span>${page.user}</span> <button type="submit">Sign out</button></form>`}
         </header>
         <main>
@@ -34,4 +46,17 @@ export function layout(page: { title: string; active: string; user: string | nul
         </main>
       </body>
     </html> `.value;
+}
+
+function kbSelector(active: string, choice: KbChoice): Html {
+  return html`<form class="kb-select" method="get" action="${active}" data-testid="kb-selector">
+    <label
+      ><span class="visually-hidden">Knowledge base</span
+      ><select name="kb" aria-label="Knowledge base">
+        <option value="">all knowledge bases</option>
+        ${choice.kbs.map((k) => html`<option value="${k}" ${k === choice.kb ? html` selected` : ''}>${k}</option>`)}
+      </select></label
+    >
+    <button type="submit">Switch</button>
+  </form>`;
 }

@@ -1,22 +1,44 @@
-import type { DayRow, Overview } from '../../../console/console-queries.js';
+import type { BucketRow, Overview } from '../../../console/overview-query.js';
+import { bucketLabel, bucketStarts } from '../../../core/report/time-buckets.js';
 import type { feedbackSummary } from '../../../feedback/asker-feedback.js';
+import { WINDOW_DAYS, type TimeWindow } from './console-filters.js';
 import { formatMs, formatPercent, href, html, type Html } from './html.js';
 import { inlineBar, lines, stackedBars } from './svg-charts.js';
 
 type FeedbackSummary = Awaited<ReturnType<typeof feedbackSummary>>;
 
-/** Asks and abstention rate by day, top refusal reasons, latency, channels, and what askers said of the replies. */
-export function overviewPage(measured: Overview, days: number, nowMs: number, feedback?: FeedbackSummary): Html {
-  const o = { ...measured, days: everyDay(measured.days, days, nowMs) };
-  const labels = o.days.map((d) => d.day.slice(5));
+/**
+ * Asks and abstention rate per hour, day or week (by the window's length), top refusal reasons, latency,
+ * channels, and what askers said of the replies — of one KB when one is chosen.
+ */
+export function overviewPage(measured: Overview, window: TimeWindow, kb: string | undefined, feedback?: FeedbackSummary): Html {
+  const buckets = everyBucket(measured.buckets, window);
+  const o = { ...measured, buckets };
+  const labels = buckets.map((b) => bucketLabel(Date.parse(b.start), window.bucket));
+  const per = window.bucket;
+  // "11-24 08:00" is twice as wide as "11-24": fewer of them fit under a chart.
+  const maxLabels = window.bucket === 'hour' ? 8 : 12;
   const rate = o.totals.asks > 0 ? o.totals.abstained / o.totals.asks : null;
   const maxReason = Math.max(1, ...o.reasons.map((r) => r.n));
   return html` <form class="filters" method="get" action="/">
+      ${kb ? html`<input type="hidden" name="kb" value="${kb}" />` : ''}
       <label
         >Window<select name="days">
-          ${[1, 7, 30, 90].map((d) => html`<option value="${d}" ${d === days ? html` selected` : ''}>last ${d} day${d === 1 ? '' : 's'}</option>`)}
+          ${WINDOW_DAYS.map(
+            (d) =>
+              html`<option value="${d}" ${d === window.days ? html` selected` : ''}>
+                ${d <= 2 ? `last ${d * 24} hours` : `last ${d} days`}
+              </option>`,
+          )}
         </select></label
       ><button type="submit">Show</button>
+    </form>
+    <form class="filters" method="get" action="/">
+      ${kb ? html`<input type="hidden" name="kb" value="${kb}" />` : ''}
+      <label>From<input type="date" name="from" value="${window.fromDay}" data-testid="from" /></label>
+      <label>To<input type="date" name="to" value="${window.toDay}" data-testid="to" /></label>
+      <button type="submit">Show range</button>
+      <span class="muted" data-testid="bucket">per ${per}${kb ? html` · knowledge base <strong>${kb}</strong>` : ' · all knowledge bases'}</span>
     </form>
     <div class="cards">
       <div class="card">
@@ -62,30 +84,32 @@ export function overviewPage(measured: Overview, days: number, nowMs: number, fe
     ${
       o.totals.asks === 0
         ? html`<p class="muted">No asks in this window yet.</p>`
-        : html` <h2>Asks per day</h2>
+        : html` <h2>Asks per ${per}</h2>
             <div class="panel">
               ${stackedBars({
-                title: 'Asks per day, answered and refused',
+                title: `Asks per ${per}, answered and refused`,
                 labels,
+                maxLabels,
                 series: [
-                  { name: 'answered', values: o.days.map((d) => d.answered), className: 's-answer' },
-                  { name: 'refused', values: o.days.map((d) => d.abstained), className: 's-abstain' },
+                  { name: 'answered', values: o.buckets.map((d) => d.answered), className: 's-answer' },
+                  { name: 'refused', values: o.buckets.map((d) => d.abstained), className: 's-abstain' },
                 ],
               })}
             </div>
-            <h2>Abstention rate per day</h2>
+            <h2>Abstention rate per ${per}</h2>
             <div class="panel">
-              ${lines({ title: 'Abstention rate per day', labels, yMax: 1, format: (v) => `${Math.round(v * 100)}%`, series: [{ name: 'refused / asked', values: o.days.map((d) => (d.answered + d.abstained > 0 ? d.abstained / (d.answered + d.abstained) : null)), className: 's-1' }] })}
+              ${lines({ title: `Abstention rate per ${per}`, labels, maxLabels, yMax: 1, format: (v) => `${Math.round(v * 100)}%`, series: [{ name: 'refused / asked', values: o.buckets.map((d) => (d.answered + d.abstained > 0 ? d.abstained / (d.answered + d.abstained) : null)), className: 's-1' }] })}
             </div>
-            <h2>Latency per day</h2>
+            <h2>Latency per ${per}</h2>
             <div class="panel">
               ${lines({
-                title: 'Ask latency per day (ms)',
+                title: `Ask latency per ${per} (ms)`,
                 labels,
+                maxLabels,
                 format: (v) => formatMs(v),
                 series: [
-                  { name: 'p50', values: o.days.map((d) => d.p50), className: 's-0' },
-                  { name: 'p95', values: o.days.map((d) => d.p95), className: 's-3' },
+                  { name: 'p50', values: o.buckets.map((d) => d.p50), className: 's-0' },
+                  { name: 'p95', values: o.buckets.map((d) => d.p95), className: 's-3' },
                 ],
               })}
             </div>`
@@ -107,7 +131,7 @@ export function overviewPage(measured: Overview, days: number, nowMs: number, fe
                 ${o.reasons.map(
                   (r) =>
                     html`<tr>
-                      <td><a class="mono" href="${href('/interactions', { decision: 'abstain', reason: r.reason })}">${r.reason}</a></td>
+                      <td><a class="mono" href="${href('/interactions', { decision: 'abstain', reason: r.reason, kb })}">${r.reason}</a></td>
                       <td class="num">${r.n}</td>
                       <td>${inlineBar(r.n, maxReason)}</td>
                     </tr>`,
@@ -129,7 +153,7 @@ export function overviewPage(measured: Overview, days: number, nowMs: number, fe
           ${o.channels.map(
             (c) =>
               html`<tr>
-                <td><a href="${href('/interactions', { channel: c.channel })}">${c.channel}</a></td>
+                <td><a href="${href('/interactions', { channel: c.channel, kb })}">${c.channel}</a></td>
                 <td class="num">${c.n}</td>
               </tr>`,
           )}
@@ -138,11 +162,11 @@ export function overviewPage(measured: Overview, days: number, nowMs: number, fe
     </div>`;
 }
 
-/** Every day of the window, oldest first, with zero asks where none were made: the charts keep their time axis. */
-function everyDay(rows: readonly DayRow[], days: number, nowMs: number): DayRow[] {
-  const byDay = new Map(rows.map((r) => [r.day, r]));
-  return Array.from({ length: days }, (_, i) => {
-    const day = new Date(nowMs - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10);
-    return byDay.get(day) ?? { day, answered: 0, abstained: 0, p50: null, p95: null };
+/** Every bucket of the window, oldest first, with zero asks where none were made: the charts keep their time axis. */
+function everyBucket(rows: readonly BucketRow[], window: TimeWindow): BucketRow[] {
+  const byStart = new Map(rows.map((r) => [r.start.slice(0, 13), r]));
+  return bucketStarts(window.from.getTime(), window.to.getTime(), window.bucket).map((t) => {
+    const start = new Date(t).toISOString();
+    return byStart.get(start.slice(0, 13)) ?? { start, answered: 0, abstained: 0, p50: null, p95: null };
   });
 }

@@ -18,13 +18,15 @@ interface Frame {
   readonly yMax?: number;
   readonly width?: number;
   readonly height?: number;
+  /** At most this many axis labels are printed (long labels need fewer). @default 12 */
+  readonly maxLabels?: number;
 }
 
 const PAD = { left: 48, right: 12, top: 10, bottom: 26 };
 
 /**
  * A stacked bar chart, as inline SVG (no script; each bar has a <title> for
- * its value). Labels are thinned so that at most about twelve are printed.
+ * its value). Labels are thinned so that at most `maxLabels` (about twelve) are printed.
  */
 export function stackedBars(frame: Frame): Html {
   const { width, height, plotW, plotH, format } = dimensions(frame);
@@ -116,7 +118,7 @@ function chart(
         >${format(yMax * f)}</text
       >`;
   });
-  const every = Math.max(1, Math.ceil(frame.labels.length / 12));
+  const every = Math.max(1, Math.ceil(frame.labels.length / (frame.maxLabels ?? 12)));
   const labels = frame.labels.map((label, i) =>
     i % every === 0
       ? html`<text x="${(PAD.left + i * step + step / 2).toFixed(1)}" y="${height - 8}" text-anchor="middle">${label}</text>`

@@ -1,0 +1,1 @@
+ALTER TABLE "interactions" ADD COLUMN "grounding_support" real;
