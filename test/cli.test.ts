@@ -1,43 +1,23 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { candorInProcess, type CliResult as Run } from './support/cli-in-process.js';
 import { tempFiles } from './support/compose.js';
+import { migratedStore } from './support/migrated-store.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CPF_FACTS = 'examples/policybench/cpf-facts.jsonl';
 const CPF_QUESTIONS = 'examples/policybench/cpf-questions.jsonl';
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Settings the parent process may carry that would point the CLI somewhere else. */
-const INHERITED = [
-  'DATABASE_URL',
-  'CANDOR_CONFIG',
-  'CANDOR_KB',
-  'PORT',
-  'OTEL_EXPORTER_OTLP_ENDPOINT',
-  'CANDOR_TRACE_EXPORTER',
-  'LOG_LEVEL',
-];
-
-/** `npx tsx src/cli.ts …` as a real subprocess, in the repository, with its own data directory. */
+/**
+ * `candor …` in this process, through the entry point the installed bin calls: the exit code and
+ * what it printed. Output, exit codes and stored results are what these tests are about; the
+ * packaged bin, a process holding the data folder, and signals have their own (spawning) tests
+ * in test/package, test/store/data-dir-lock.test.ts and test/serve.
+ */
 function candor(args: readonly string[], env: Record<string, string>): Promise<Run> {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([key]) => !INHERITED.includes(key)));
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', 'src/cli.ts', ...args], { cwd: ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return candorInProcess(args, { LOG_LEVEL: 'warn', ...env });
 }
 
 /** `--json` prints exactly one JSON object on stdout. */
@@ -103,6 +83,11 @@ function expectDecisionContract(body: Record<string, unknown>): void {
 describe('candor CLI', () => {
   const dirs = tempFiles({}, 'candor-cli-');
   const env = { CANDOR_DATA_DIR: dirs.path('data') };
+  // Empty, migrated stores: what a first command leaves, without paying for initdb and every migration per folder.
+  beforeAll(async () => {
+    await migratedStore(dirs.path('data'));
+    await migratedStore(dirs.path('review-data'));
+  });
   afterAll(() => dirs.cleanup());
 
   it('ingest --json prints one JSON summary', async () => {
@@ -143,7 +128,6 @@ describe('candor CLI', () => {
   });
 
   it('ask without --json prints the answer as text, then its sources', async () => {
-    // One at a time: both would open the same PGlite data directory.
     const refused = await candor(['ask', 'Who won the 1998 World Cup?', '--kb', 'cpf'], env);
     const answered = await candor(
       ['ask', 'Can the minimum income criterion be waived for workers who want to work more but are unable to?', '--kb', 'cpf'],
@@ -229,6 +213,7 @@ describe('candor CLI', () => {
 
   describe('refuses bad input before touching the store', () => {
     it('a bad setting exits non-zero and names the variable on stderr', async () => {
+      // Run one after another (candorInProcess queues them): the process environment is shared.
       const [port, url] = await Promise.all([
         candor(['ask', 'What is the Basic Retirement Sum?', '--kb', 'cpf', '--json'], { ...env, PORT: 'abc' }),
         candor(['ask', 'What is the Basic Retirement Sum?', '--kb', 'cpf'], { ...env, DATABASE_URL: 'mysql://root:pa55word@db/x' }),

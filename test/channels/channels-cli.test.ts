@@ -3,9 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
+import { candorInProcess } from '../support/cli-in-process.js';
+import { migratedStore } from '../support/migrated-store.js';
 import { runCli } from './run-cli.js';
 
-// Processes, as an admin runs them: the embedded store in a temp folder.
+// As an admin runs them, on the embedded store in a temp folder: ingest and channels through the bin's entry point
+// in this process; serve as a process of its own, since refusing to start means exiting (not hanging) with the reason.
 const dir = mkdtempSync(join(tmpdir(), 'candor-channels-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -17,13 +20,13 @@ const CHANNELS = JSON.stringify([
 describe('candor channels and start-up with CANDOR_CHANNELS', () => {
   it('lists the mapping with each KB (missing ones named, exit 1); serve refuses to start naming the missing KB', async () => {
     writeFileSync(join(dir, 'hr.jsonl'), JSON.stringify({ id: 'hr-1', text: 'Staff get 18 days of annual leave.', source: 'HR' }));
-    const env = { CANDOR_DATA_DIR: join(dir, 'data'), CANDOR_CHANNELS: CHANNELS, CANDOR_KB: 'hr' };
-    const ingest = runCli(['ingest', join(dir, 'hr.jsonl'), '--kb', 'hr'], env);
-    expect(await ingest.exited).toBe(0);
+    const env = { CANDOR_DATA_DIR: await migratedStore(join(dir, 'data')), CANDOR_CHANNELS: CHANNELS, CANDOR_KB: 'hr' };
+    const ingest = await candorInProcess(['ingest', join(dir, 'hr.jsonl'), '--kb', 'hr'], env);
+    expect(ingest.code).toBe(0);
 
-    const list = runCli(['channels', '--json'], env);
-    expect(await list.exited).toBe(1);
-    const { channels } = JSON.parse(list.stdout()) as { channels: Array<Record<string, unknown>> };
+    const list = await candorInProcess(['channels', '--json'], env);
+    expect(list.code).toBe(1);
+    const { channels } = JSON.parse(list.stdout) as { channels: Array<Record<string, unknown>> };
     expect(channels).toEqual([
       { platform: 'slack', where: 'C0HR', kbs: [{ name: 'hr', version: 1, facts: 1 }], mentionOnly: false, reply: 'thread', askers: null },
       {

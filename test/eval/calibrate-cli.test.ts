@@ -3,17 +3,17 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { runCli } from '../channels/run-cli.js';
+import { candorInProcess, type CliResult } from '../support/cli-in-process.js';
 import { tempFiles } from '../support/compose.js';
+import { migratedStore } from '../support/migrated-store.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CPF = { facts: 'examples/policybench/cpf-facts.jsonl', questions: 'examples/policybench/cpf-questions.jsonl' };
 const ICA = { facts: 'examples/policybench/ica-facts.jsonl', questions: 'examples/policybench/ica-questions.jsonl' };
 
-async function candor(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const run = runCli(args, env);
-  const code = await run.exited;
-  return { code, stdout: run.stdout(), stderr: run.stderr() };
+/** `candor …` in this process (the bin's entry point): exit code, stdout and stderr are what is asserted here. */
+function candor(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return candorInProcess(args, env);
 }
 
 interface Asked {
@@ -22,7 +22,7 @@ interface Asked {
   answerability: { score: number; threshold: number; thresholdSource: string };
 }
 
-describe('candor eval calibrate (real CLI, PolicyBench CPF and ICA)', () => {
+describe('candor eval calibrate (the CLI entry point, PolicyBench CPF and ICA)', () => {
   const dirs = tempFiles({}, 'candor-calibrate-');
   const env = () => ({ CANDOR_DATA_DIR: dirs.path('data'), LOG_LEVEL: 'silent' });
   const ask = async (kb: string, question: string) => {
@@ -32,6 +32,7 @@ describe('candor eval calibrate (real CLI, PolicyBench CPF and ICA)', () => {
   };
 
   beforeAll(async () => {
+    await migratedStore(dirs.path('data'));
     for (const [kb, set] of [
       ['cpf', CPF],
       ['ica', ICA],

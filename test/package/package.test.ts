@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { COMMAND_HELP } from '../../src/cli-help.js';
+import { candorInProcess } from '../support/cli-in-process.js';
 import { tempFiles } from '../support/compose.js';
+import { migratedStore } from '../support/migrated-store.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -102,13 +104,15 @@ describe('the npm package', () => {
     const usage = run(process.execPath, [bin, '--help'], { cwd: dirs.dir });
     const listed = new Set([...usage.stdout.matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1] as string));
     expect([...listed].sort()).toEqual(Object.keys(COMMAND_HELP).sort());
-    const results = await Promise.all(
-      [...listed].map((command) => runAsync(process.execPath, [bin, command, '--help'], { cwd: dirs.dir, env: { PORT: 'not-a-port' } })),
-    );
-    [...listed].forEach((command, i) => {
-      expect(results[i]!.code, `${command}: ${results[i]!.stderr}`).toBe(0);
-      expect(results[i]!.stdout).toMatch(new RegExp(`candor ${command}\\b`));
-    });
+    // Every page from the packed build, in this process through the runCli the bin calls (one node start per
+    // command would be ~15 processes loading the whole CLI at once); the bin itself runs for the usage above,
+    // an unknown command below, --version and the image's `serve --help`.
+    const { runCli } = (await import(join(dirs.dir, 'package', 'dist', 'src', 'cli.js'))) as { runCli: (argv: string[]) => void };
+    for (const command of listed) {
+      const result = await candorInProcess([command, '--help'], { PORT: 'not-a-port' }, runCli);
+      expect(result.code, `${command}: ${result.stderr}`).toBe(0);
+      expect(result.stdout).toMatch(new RegExp(`candor ${command}\\b`));
+    }
     expect(run(process.execPath, [bin, 'nosuch', '--help'], { cwd: dirs.dir }).code).toBe(2);
   });
 
@@ -131,54 +135,68 @@ describe('the npm package', () => {
     expect(migrated.stderr).toContain('migrations applied (store: pglite)');
   });
 
-  it('ingests and asks from another working directory', () => {
+  describe('with the CPF facts ingested by the packed CLI from another working directory', () => {
     const env = { CANDOR_DATA_DIR: join(dirs.dir, 'data') };
-    const ingested = run(process.execPath, [bin, 'ingest', join(ROOT, 'examples/policybench/cpf-facts.jsonl'), '--kb', 'cpf', '--json'], {
-      cwd: dirs.dir,
-      env,
+    let ingested: Run;
+    beforeAll(async () => {
+      // A copy of an empty migrated store (migrating a new folder is the image's `migrate` test above).
+      await migratedStore(env.CANDOR_DATA_DIR);
+      ingested = await runAsync(
+        process.execPath,
+        [bin, 'ingest', join(ROOT, 'examples/policybench/cpf-facts.jsonl'), '--kb', 'cpf', '--json'],
+        {
+          cwd: dirs.dir,
+          env,
+        },
+      );
     });
-    expect(ingested.code, ingested.stderr).toBe(0);
-    const asked = run(process.execPath, [bin, 'ask', 'Who won the 1998 World Cup?', '--kb', 'cpf', '--json'], { cwd: dirs.dir, env });
-    expect(asked.code, asked.stderr).toBe(0);
-    const body = JSON.parse(asked.stdout) as Record<string, unknown>;
-    expect(body).toMatchObject({ decision: 'abstain', answer: null, refusal: expect.any(String), interactionId: expect.any(Number) });
-  });
 
-  it('`candor ask --json` prints the same object as POST /api/ask for the same question', async () => {
-    const env = { CANDOR_DATA_DIR: join(dirs.dir, 'same-json'), CANDOR_KB: 'cpf' };
-    expect(
-      run(process.execPath, [bin, 'ingest', join(ROOT, 'examples/policybench/cpf-facts.jsonl'), '--kb', 'cpf'], { cwd: dirs.dir, env })
-        .code,
-    ).toBe(0);
-    const question = 'Can the minimum income criterion be waived for workers who want to work more but are unable to?';
-    const cli = JSON.parse(run(process.execPath, [bin, 'ask', question, '--json'], { cwd: dirs.dir, env }).stdout) as Record<
-      string,
-      unknown
-    >;
-    const server = serving(process.execPath, [bin, 'serve'], { cwd: dirs.dir, env: { ...env, PORT: '0' } });
-    const url = await server.url;
-    const api = (await (
-      await fetch(`${url}/api/ask`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question }) })
-    ).json()) as Record<string, unknown>;
-    server.child.kill('SIGTERM');
-    await server.exited;
-    const stable = ({ traceId, latencyMs, interactionId, ...rest }: Record<string, unknown>) => [
-      rest,
-      typeof traceId,
-      typeof latencyMs,
-      typeof interactionId,
-    ];
-    expect(Object.keys(cli).sort()).toEqual(Object.keys(api).sort());
-    expect(stable(cli)).toEqual(stable(api));
-    expect(cli.decision).toBe('answer');
-  }, 60_000);
+    it('ingests and asks from another working directory', () => {
+      expect(ingested.code, ingested.stderr).toBe(0);
+      const asked = run(process.execPath, [bin, 'ask', 'Who won the 1998 World Cup?', '--kb', 'cpf', '--json'], { cwd: dirs.dir, env });
+      expect(asked.code, asked.stderr).toBe(0);
+      const body = JSON.parse(asked.stdout) as Record<string, unknown>;
+      expect(body).toMatchObject({ decision: 'abstain', answer: null, refusal: expect.any(String), interactionId: expect.any(Number) });
+    });
+
+    it('`candor ask --json` prints the same object as POST /api/ask for the same question', async () => {
+      expect(ingested.code, ingested.stderr).toBe(0);
+      const cpf = { ...env, CANDOR_KB: 'cpf' };
+      const question = 'Can the minimum income criterion be waived for workers who want to work more but are unable to?';
+      const cli = JSON.parse(run(process.execPath, [bin, 'ask', question, '--json'], { cwd: dirs.dir, env: cpf }).stdout) as Record<
+        string,
+        unknown
+      >;
+      const server = serving(process.execPath, [bin, 'serve'], { cwd: dirs.dir, env: { ...cpf, PORT: '0' } });
+      const url = await server.url;
+      const api = (await (
+        await fetch(`${url}/api/ask`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ question }),
+        })
+      ).json()) as Record<string, unknown>;
+      server.child.kill('SIGTERM');
+      await server.exited;
+      const stable = ({ traceId, latencyMs, interactionId, ...rest }: Record<string, unknown>) => [
+        rest,
+        typeof traceId,
+        typeof latencyMs,
+        typeof interactionId,
+      ];
+      expect(Object.keys(cli).sort()).toEqual(Object.keys(api).sort());
+      expect(stable(cli)).toEqual(stable(api));
+      expect(cli.decision).toBe('answer');
+    }, 60_000);
+  });
 
   it('`candor start` serves the example KB from any working directory, and SIGTERM stops it', async () => {
     const elsewhere = join(dirs.dir, 'elsewhere');
     mkdirSync(elsewhere);
+    // An empty migrated store: `start` finds its knowledge base empty, as on a first run.
     const server = serving(process.execPath, [bin, 'start'], {
       cwd: elsewhere,
-      env: { CANDOR_DATA_DIR: join(elsewhere, 'data'), PORT: '0' },
+      env: { CANDOR_DATA_DIR: await migratedStore(join(elsewhere, 'data')), PORT: '0' },
     });
     const url = await server.url;
     const res = await fetch(`${url}/api/ask`, {
@@ -195,10 +213,12 @@ describe('the npm package', () => {
   }, 120_000);
 
   it('SIGTERM to `npm start` stops the server too (no orphan left serving)', async () => {
-    const data = join(dirs.dir, 'npm-start');
+    const data = await migratedStore(join(dirs.dir, 'npm-start'));
     const server = serving('npm', ['start'], { cwd: ROOT, env: { CANDOR_DATA_DIR: data, PORT: '0' } });
     const url = await server.url;
+    // The data folder it was given, and held: its lock note is there while it serves (the folder itself was copied in).
     expect(existsSync(data)).toBe(true);
+    expect(existsSync(join(data, 'candor.lock'))).toBe(true);
     server.child.kill('SIGTERM');
     await server.exited;
     // The server process itself, not only npm, must be gone: its port refuses connections.

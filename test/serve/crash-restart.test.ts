@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
+import { migratedStore } from '../support/migrated-store.js';
 import { storedInteractions } from './disk-rig.js';
 import { ask, cannotRun, health, startServe, stopWith, type ServeProcess } from './serve-process.js';
 
@@ -23,7 +24,8 @@ describe.skipIf(why)(`a server SIGKILLed in its PID namespace${why ? ` (skipped:
   });
 
   it('serves again after a restart without anyone touching the lock, and every ask answered 200 is stored', async () => {
-    const dataDir = join(dir, 'data');
+    // A copy of an empty migrated store (a SIGKILL loses no page the kernel holds, so an unsynced copy is as good).
+    const dataDir = await migratedStore(join(dir, 'data'));
     const env = { CANDOR_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' };
     const first = startServe(env, { namespace: { hostname: 'candor-a' } });
     servers.push(first);

@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { lockDataDir } from '../../src/store/data-dir-lock.js';
 import { currentIdentity, provablyGone } from '../../src/store/process-identity.js';
 import { runCli } from '../channels/run-cli.js';
+import { candorInProcess } from '../support/cli-in-process.js';
+import { migratedStore } from '../support/migrated-store.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dirs: string[] = [];
@@ -130,9 +132,11 @@ describe('one process per embedded data folder', () => {
     expect(provablyGone({ ...me, bootId: 'other-machine', host: 'elsewhere' }, me)).toBe(false);
   });
 
+  // The server and the first refused command are processes of their own; the commands after it run in this
+  // process (one more that is not the server), through the bin's entry point, on a copy of a migrated store.
   it('candor ingest against a folder a running server holds fails with the reason, and nothing is lost: it works once the server stops', async () => {
     const dir = fresh();
-    const env = { CANDOR_DATA_DIR: join(dir, 'data'), PORT: '0', LOG_LEVEL: 'warn' };
+    const env = { CANDOR_DATA_DIR: await migratedStore(join(dir, 'data')), PORT: '0', LOG_LEVEL: 'warn' };
     const server = runCli(['serve'], env);
     await server.serving();
     const refused = runCli(['ingest', 'examples/policybench/cpf-facts.jsonl', '--kb', 'cpf'], env);
@@ -142,25 +146,25 @@ describe('one process per embedded data folder', () => {
     expect(refused.stdout()).toBe('');
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
-    const again = runCli(['ingest', 'examples/policybench/cpf-facts.jsonl', '--kb', 'cpf', '--json'], env);
-    expect(await again.exited, again.stderr()).toBe(0);
-    expect(JSON.parse(again.stdout())).toMatchObject({ kb: { name: 'cpf', version: 1 }, facts: 112 });
+    const again = await candorInProcess(['ingest', 'examples/policybench/cpf-facts.jsonl', '--kb', 'cpf', '--json'], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ kb: { name: 'cpf', version: 1 }, facts: 112 });
   }, 60_000);
 
   it('a refused command leaves the server alone: it still answers, and releases the folder when it stops', async () => {
     const dir = fresh();
-    const env = { CANDOR_DATA_DIR: join(dir, 'served'), LOG_LEVEL: 'warn' };
+    const env = { CANDOR_DATA_DIR: await migratedStore(join(dir, 'served')), LOG_LEVEL: 'warn' };
     const server = runCli(['serve'], { ...env, PORT: '0' });
     const url = await server.serving(60_000);
-    const report = runCli(['report', 'gaps'], env);
-    expect(await report.exited).toBe(1);
-    expect(report.stderr()).toContain(`is in use by process ${server.child.pid}`);
-    expect(report.stderr()).toContain('its console at /');
+    const report = await candorInProcess(['report', 'gaps'], env);
+    expect(report.code).toBe(1);
+    expect(report.stderr).toContain(`is in use by process ${server.child.pid}`);
+    expect(report.stderr).toContain('its console at /');
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
     expect(existsSync(join(dir, 'served', 'candor.lock'))).toBe(false);
-    const migrate = runCli(['migrate'], env);
-    expect(await migrate.exited, migrate.stderr()).toBe(0);
+    const migrate = await candorInProcess(['migrate'], env);
+    expect(migrate.code, migrate.stderr).toBe(0);
   }, 120_000);
 });

@@ -2,7 +2,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { openStore } from '../../../src/store/open-store.js';
+import { candorInProcess } from '../../support/cli-in-process.js';
 import { tempFiles } from '../../support/compose.js';
+import { migratedStore } from '../../support/migrated-store.js';
 import { createTestStore, type TestStore } from '../../support/stores.js';
 import { waitFor } from '../fake-http.js';
 import { FACTS } from '../kb-fixture.js';
@@ -13,8 +15,9 @@ const EVENTS = 50;
 
 async function ingest(env: Record<string, string>, dir: ReturnType<typeof tempFiles>): Promise<void> {
   const file = dir.write('facts.jsonl', FACTS.map((f) => JSON.stringify(f)).join('\n'));
-  const run = runCli(['ingest', file, '--kb', 'default'], env);
-  expect(await run.exited, run.stderr()).toBe(0);
+  // In this process (the bin's entry point): the server, killed and started again, is the process under test.
+  const run = await candorInProcess(['ingest', file, '--kb', 'default'], env);
+  expect(run.code, run.stderr).toBe(0);
 }
 
 /**
@@ -41,7 +44,7 @@ describe.each(['pglite', 'postgres'] as const)('a server killed with questions i
       await store.store.close();
       database = { DATABASE_URL: store.databaseUrl as string };
     } else {
-      database = { CANDOR_DATA_DIR: dir.path('data') };
+      database = { CANDOR_DATA_DIR: await migratedStore(dir.path('data')) };
     }
     const env: Record<string, string> = {
       ...database,

@@ -4,7 +4,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 
 import { openStore } from '../../../src/store/open-store.js';
+import { candorInProcess } from '../../support/cli-in-process.js';
 import { tempFiles } from '../../support/compose.js';
+import { migratedStore } from '../../support/migrated-store.js';
 import { waitFor, type FakeServer } from '../fake-http.js';
 import { FACTS } from '../kb-fixture.js';
 import { runCli, type CliRun } from '../run-cli.js';
@@ -105,7 +107,7 @@ describe('a Socket Mode server killed with questions in flight', () => {
     sm = await fakeSocketMode();
     slack = await slowSlack(sm.url);
     const env: Record<string, string> = {
-      CANDOR_DATA_DIR: dir.path('data'),
+      CANDOR_DATA_DIR: await migratedStore(dir.path('data')),
       PORT: '0',
       LOG_LEVEL: 'warn',
       SLACK_BOT_TOKEN: BOT_TOKEN,
@@ -113,8 +115,10 @@ describe('a Socket Mode server killed with questions in flight', () => {
       SLACK_API_URL: `${slack.url}/api/`,
       CANDOR_INBOX_POLL_MS: '200',
     };
-    const ingest = runCli(['ingest', dir.write('facts.jsonl', FACTS.map((f) => JSON.stringify(f)).join('\n')), '--kb', 'default'], env);
-    expect(await ingest.exited, ingest.stderr()).toBe(0);
+    // The KB is set up in this process (the bin's entry point); the server, killed and started again, is a process of its own.
+    const facts = dir.write('facts.jsonl', FACTS.map((f) => JSON.stringify(f)).join('\n'));
+    const ingest = await candorInProcess(['ingest', facts, '--kb', 'default'], env);
+    expect(ingest.code, ingest.stderr).toBe(0);
     // Storing the second wave takes a while (a trigger sleeps 0.1 s a row): a receiver that acknowledged before
     // storing would be killed between the two, and the question would be lost.
     const setup = await openStore({ dataDir: env.CANDOR_DATA_DIR! });

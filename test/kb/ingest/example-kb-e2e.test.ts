@@ -2,7 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runCli } from '../../channels/run-cli.js';
+import { candorInProcess } from '../../support/cli-in-process.js';
 import { tempFiles } from '../../support/compose.js';
+import { migratedStore } from '../../support/migrated-store.js';
 import { guidePdf } from './document-fixtures.js';
 
 const QUESTION = 'What is the maximum claim limit per policy year under MediShield Life?';
@@ -24,8 +26,9 @@ function onlyJson<T>(stdout: string, stderr: string): T {
 
 /**
  * The question a citizen asks about the booklet's claim-limit table, through
- * the real `candor` command (ingest, ask --json, serve + POST /api/ask), on
- * an on-disk embedded database.
+ * the `candor` command (ingest and ask --json through the bin's entry point in
+ * this process; serve + POST /api/ask as a process of its own), on an on-disk
+ * embedded database.
  */
 describe('the MediShield claim limit, end to end', () => {
   const dirs = tempFiles({}, 'candor-medishield-');
@@ -33,11 +36,12 @@ describe('the MediShield claim limit, end to end', () => {
   afterAll(() => dirs.cleanup());
 
   beforeAll(async () => {
-    const run = runCli(['ingest', 'examples/kb', '--json'], env);
-    expect(await run.exited, run.stderr()).toBe(0);
+    await migratedStore(env.CANDOR_DATA_DIR);
+    const run = await candorInProcess(['ingest', 'examples/kb', '--json'], env);
+    expect(run.code, run.stderr).toBe(0);
     const summary = onlyJson<{ documents: number; errors: unknown[]; byType: Record<string, { tableRows: number }> }>(
-      run.stdout(),
-      run.stderr(),
+      run.stdout,
+      run.stderr,
     );
     expect(summary).toMatchObject({ documents: 120, errors: [] });
     expect(summary.byType.text?.tableRows).toBeGreaterThan(0);
@@ -51,9 +55,9 @@ describe('the MediShield claim limit, end to end', () => {
   };
 
   it('candor ask --json cites the fact holding the row label and the amount', async () => {
-    const run = runCli(['ask', QUESTION, '--json'], env);
-    expect(await run.exited, run.stderr()).toBe(0);
-    expectRowCited(onlyJson<DecisionJson>(run.stdout(), run.stderr()));
+    const run = await candorInProcess(['ask', QUESTION, '--json'], env);
+    expect(run.code, run.stderr).toBe(0);
+    expectRowCited(onlyJson<DecisionJson>(run.stdout, run.stderr));
   }, 60_000);
 
   it('POST /api/ask cites it too', async () => {
@@ -77,9 +81,9 @@ describe('the MediShield claim limit, end to end', () => {
     mkdirSync(dirs.path('batch'));
     dirs.write('batch/guide.pdf', guidePdf());
     dirs.write('batch/locked.pdf', guidePdf({ userPassword: 'hunter2' }));
-    const run = runCli(['ingest', dirs.path('batch'), '--kb', 'batch', '--json'], env);
-    expect(await run.exited).toBe(1);
-    const summary = onlyJson<Record<string, unknown>>(run.stdout(), run.stderr());
+    const run = await candorInProcess(['ingest', dirs.path('batch'), '--kb', 'batch', '--json'], env);
+    expect(run.code).toBe(1);
+    const summary = onlyJson<Record<string, unknown>>(run.stdout, run.stderr);
     expect(summary).toMatchObject({
       documents: 1,
       added: 1,
@@ -87,6 +91,6 @@ describe('the MediShield claim limit, end to end', () => {
       errors: [{ path: dirs.path('batch/locked.pdf'), reason: expect.stringContaining('password-protected PDF') }],
       byType: { pdf: { files: 1, facts: 9, tableRows: 4, skipped: 0, errors: 1 } },
     });
-    expect(run.stderr()).toContain(`candor: failed ${dirs.path('batch/locked.pdf')}: password-protected PDF`);
+    expect(run.stderr).toContain(`candor: failed ${dirs.path('batch/locked.pdf')}: password-protected PDF`);
   }, 60_000);
 });
