@@ -5,10 +5,11 @@ import { parseArgs } from 'node:util';
 import type { Decision } from './ask/decision.js';
 import { channelMap, formatChannelMap } from './channels/chat/channel-map.js';
 import { formatReplyText } from './channels/chat/reply-text.js';
-import { expertGapsCommand } from './cli-gaps.js';
 import { helpOrVersion } from './cli-help.js';
-import { kbFactsCommand } from './cli-kb-facts.js';
-import { judgeCommand, reportCommand, reviewCommand } from './cli-review.js';
+import { expertGapsCommand } from './cli/gaps-commands.js';
+import { kbFactsCommand } from './cli/kb-commands.js';
+import { gapsCommand } from './cli/report-gaps.js';
+import { judgeCommand, reportCommand, reviewCommand } from './cli/review-commands.js';
 import { loadConfig, type Config } from './config.js';
 import { CandorError } from './errors.js';
 import { evalCalibrate } from './eval/calibrate/calibrate-command.js';
@@ -22,7 +23,6 @@ import { ingestPaths, kbStatus, type IngestOptions, type IngestSummary } from '.
 import { extractFacts } from './llm/extract-facts.js';
 import { createLlm } from './llm/llm-client.js';
 import { buildCandor, type Candor } from './main.js';
-import { gapsCommand } from './report/gaps-command.js';
 import { serve } from './serve.js';
 
 const USAGE = `Usage: candor <command> [options]

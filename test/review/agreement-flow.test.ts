@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { reportCommand } from '../../src/cli-review.js';
+import { reportCommand } from '../../src/cli/review-commands.js';
 import type { AgreementReport } from '../../src/core/review/agreement-report.js';
 import { agreementDeps } from '../../src/judge/agreement-deps.js';
 import { runAgreementReport } from '../../src/judge/agreement-job.js';

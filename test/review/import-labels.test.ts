@@ -1,7 +1,7 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { reportCommand, reviewCommand } from '../../src/cli-review.js';
+import { reportCommand, reviewCommand } from '../../src/cli/review-commands.js';
 import type { DetectReport } from '../../src/core/judge/detect-report.js';
 import type { AgreementReport } from '../../src/core/review/agreement-report.js';
 import { evalDetect } from '../../src/eval/detect-command.js';

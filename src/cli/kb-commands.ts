@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
 
-import { isListedExpert } from './config/experts-setting.js';
-import { CandorError } from './errors.js';
-import { retireFact, reviseExpertFact } from './kb/expert-facts.js';
-import { EXPERT_SOURCE_PREFIX } from './kb/knowledge-index.js';
-import type { Candor } from './main.js';
-import { listExpertFacts, type ExpertFactView } from './report/expert-facts-list.js';
-import { facts, knowledgeBases } from './store/schema.js';
+import { isListedExpert } from '../config/experts-setting.js';
+import { CandorError } from '../errors.js';
+import { retireFact, reviseExpertFact } from '../kb/expert-facts.js';
+import { EXPERT_SOURCE_PREFIX } from '../kb/knowledge-index.js';
+import type { Candor } from '../main.js';
+import { listExpertFacts, type ExpertFactView } from '../report/expert-facts-list.js';
+import { facts, knowledgeBases } from '../store/schema.js';
 
 export interface KbFactsArgs {
   /** ["kb", "facts" | "retire" | "confirm", FACT_ID?]. */

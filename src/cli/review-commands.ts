@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 
-import type { AgreementReport } from './core/review/agreement-report.js';
-import { isReviewer, parseLabel, tasksFor } from './core/review/review-tasks.js';
-import { CandorError } from './errors.js';
-import { agreementDeps, formatReport } from './judge/agreement-deps.js';
-import { findReport, runAgreementReport } from './judge/agreement-job.js';
-import { addJudgeSpec, listJudgeSpecs } from './judge/judge-specs.js';
-import type { Candor } from './main.js';
-import { importLabels } from './review/import-labels.js';
-import { removeLabel, setLabel } from './review/label-store.js';
-import { loadReviewItems } from './review/review-items.js';
-import { sampleInteractions } from './review/sample-interactions.js';
+import type { AgreementReport } from '../core/review/agreement-report.js';
+import { isReviewer, parseLabel, tasksFor } from '../core/review/review-tasks.js';
+import { CandorError } from '../errors.js';
+import { agreementDeps, formatReport } from '../judge/agreement-deps.js';
+import { findReport, runAgreementReport } from '../judge/agreement-job.js';
+import { addJudgeSpec, listJudgeSpecs } from '../judge/judge-specs.js';
+import type { Candor } from '../main.js';
+import { importLabels } from '../review/import-labels.js';
+import { removeLabel, setLabel } from '../review/label-store.js';
+import { loadReviewItems } from '../review/review-items.js';
+import { sampleInteractions } from '../review/sample-interactions.js';
 
 export interface ReviewArgs {
   readonly positionals: string[];

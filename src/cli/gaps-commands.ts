@@ -1,7 +1,7 @@
-import { CandorError } from './errors.js';
-import { cliExpert, createExpertDesk } from './gaps/expert-desk.js';
-import type { CloseOutcome, ExpertDesk } from './gaps/expert-types.js';
-import type { Candor } from './main.js';
+import { CandorError } from '../errors.js';
+import { cliExpert, createExpertDesk } from '../gaps/expert-desk.js';
+import type { CloseOutcome, ExpertDesk } from '../gaps/expert-types.js';
+import type { Candor } from '../main.js';
 
 export interface GapsArgs {
   /** ["gaps", "answer" | "dismiss", GAP_ID]. */

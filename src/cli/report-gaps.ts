@@ -1,6 +1,6 @@
 import { CandorError } from '../errors.js';
 import type { Candor } from '../main.js';
-import { GAP_STATES, kbGapReport, type GapReport, type GapState } from './kb-gaps.js';
+import { GAP_STATES, kbGapReport, type GapReport, type GapState } from '../report/kb-gaps.js';
 
 /** `candor report gaps [--kb NAME] [--days N] [--json]`. */
 export async function gapsCommand(
