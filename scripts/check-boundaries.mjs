@@ -93,6 +93,37 @@ export function checkFiles(files, rules = RULES) {
   return problems;
 }
 
+/**
+ * Import cycles among `files` (relative imports, type-only ones too: a cycle is two modules that cannot be
+ * understood apart), one line each, as "a.ts → b.ts → a.ts".
+ */
+export function importCycles(files) {
+  const known = new Set(files.map((f) => f.path));
+  const edges = new Map(
+    files.map(({ path, text }) => [
+      path,
+      importsOf(text)
+        .map((spec) => target(spec, path)?.replace(/\.js$/, '.ts'))
+        .filter((to) => to !== undefined && known.has(to)),
+    ]),
+  );
+  const cycles = [];
+  const state = new Map(); // path → 'open' while on the stack, 'done' after
+  const stack = [];
+  const visit = (path) => {
+    state.set(path, 'open');
+    stack.push(path);
+    for (const to of edges.get(path) ?? []) {
+      if (state.get(to) === 'open') cycles.push([...stack.slice(stack.indexOf(to)), to].join(' → '));
+      else if (!state.has(to)) visit(to);
+    }
+    stack.pop();
+    state.set(path, 'done');
+  };
+  for (const { path } of files) if (!state.has(path)) visit(path);
+  return cycles.map((cycle) => `import cycle: ${cycle}`);
+}
+
 /** The TypeScript files under ROOT/src, with repository paths. */
 export function readTree(root) {
   return walk(join(root, 'src'))
@@ -112,7 +143,7 @@ function walk(dir) {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const root = process.argv[2] ?? new URL('..', import.meta.url).pathname;
   const files = readTree(root);
-  const problems = checkFiles(files);
+  const problems = [...checkFiles(files), ...importCycles(files)];
   if (problems.length > 0) {
     console.error(`Import boundary violations:\n  ${problems.join('\n  ')}`);
     process.exit(1);

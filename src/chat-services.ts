@@ -6,11 +6,11 @@ import type { ChatServices } from './channels/chat/chat-services.js';
 import { createFeedbackService } from './feedback/feedback-service.js';
 import { createExpertDesk } from './gaps/expert-desk.js';
 import { createInbox } from './inbox/inbox-store.js';
-import type { Candor } from './main.js';
 import { createReviewDesk } from './review/review-desk.js';
+import type { Services } from './services.js';
 
 /** The production services of the chat channels (Slack, Teams), over the app's store. */
-export function createChatServices(app: Pick<Candor, 'config' | 'store' | 'ask' | 'log' | 'indexes' | 'llm'>): ChatServices {
+export function createChatServices(app: Pick<Services, 'config' | 'store' | 'ask' | 'log' | 'indexes' | 'llm'>): ChatServices {
   const { config, log } = app;
   return {
     followUp: followUpReader(app),
@@ -37,7 +37,7 @@ export function createChatServices(app: Pick<Candor, 'config' | 'store' | 'ask' 
  * Follow-ups in threads: the model rewrites them when one is configured; otherwise the no-model rule borrows
  * the earlier question's topic words that the channel's KBs hold.
  */
-function followUpReader(app: Pick<Candor, 'indexes' | 'llm' | 'log'>): FollowUp {
+function followUpReader(app: Pick<Services, 'indexes' | 'llm' | 'log'>): FollowUp {
   return async ({ previous, followUp, kbs }) => {
     const vocabularies = app.llm ? [] : await Promise.all(kbs.map(async (kb) => (await app.indexes.get(kb)).vocabulary()));
     const made = await standaloneQuestion(

@@ -1,27 +1,19 @@
 import type { MetricReader } from '@opentelemetry/sdk-metrics';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 
-import { createAsk, type Ask } from './ask/ask-service.js';
+import { createAsk } from './ask/ask-service.js';
 import { createInteractionRecorder, hashUserId } from './ask/record-interaction.js';
 import type { Config } from './config.js';
 import { KnowledgeIndexCache } from './kb/knowledge-index-cache.js';
-import { createLlm, type Llm } from './llm/llm-client.js';
+import { createLlm } from './llm/llm-client.js';
 import { createLog, type Log } from './log.js';
+import type { Services } from './services.js';
 import { openStore, type Store } from './store/open-store.js';
 import { configureEvaluationEvents } from './telemetry/evaluation-events.js';
 import { setupTelemetry, type Telemetry } from './telemetry/setup-telemetry.js';
 
 /** Everything Candor runs on, built once from Config: the one composition root. */
-export interface Candor {
-  readonly config: Config;
-  readonly store: Store;
-  readonly indexes: KnowledgeIndexCache;
-  readonly ask: Ask;
-  /** The configured model, or null in extractive mode. */
-  readonly llm: Llm | null;
-  readonly log: Log;
-  /** GET /metrics (Prometheus text format); null when the caller runs its own OpenTelemetry SDK. */
-  readonly metrics: Telemetry['metrics'] | null;
+export interface Candor extends Services {
   close(): Promise<void>;
 }
 

@@ -17,27 +17,13 @@ import { ATTR, SPAN } from '../telemetry/attributes.js';
 import { instruments } from '../telemetry/instruments.js';
 import { withMetricKb } from '../telemetry/metric-context.js';
 import { recordError, withSpan, withSpanSync } from '../telemetry/with-span.js';
+import type { AskRequest } from './ask-request.js';
 import { assessQuestion, type Assessment } from './assess-question.js';
 import { answerabilityView, evidenceView, round } from './decision-parts.js';
 import { groundingSupport, type Decided, type Decision } from './decision.js';
 import { GATE_MODEL } from './gate-model.js';
 import { generate } from './llm-answer.js';
 import type { InteractionRecorder } from './record-interaction.js';
-
-export interface AskRequest {
-  readonly question: string;
-  readonly kb?: string | undefined;
-  /**
-   * Several knowledge bases searched together (a channel mapped to more than one): each is gated on its own and
-   * the one whose answerability clears its threshold by the widest margin decides; its citations name it.
-   * Overrides `kb` when given.
-   */
-  readonly kbs?: readonly string[] | undefined;
-  readonly channel: string;
-  readonly eventId?: string | undefined;
-  readonly userId?: string | undefined;
-  readonly conversationRef?: string | undefined;
-}
 
 export interface AskOptions {
   /** External fact ids to treat as absent for this one ask (leave-one-out evaluation). */

@@ -5,7 +5,7 @@ import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import { createGroupCommit, type GroupCommitOptions } from '../store/group-commit.js';
 import type { Db } from '../store/open-store.js';
 import { interactions } from '../store/schema.js';
-import type { AskRequest } from './ask-service.js';
+import type { AskRequest } from './ask-request.js';
 import { groundingSupport, type Decided } from './decision.js';
 
 export interface InteractionRecorder {

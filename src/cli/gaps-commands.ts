@@ -1,7 +1,10 @@
 import { CandorError } from '../errors.js';
 import { cliExpert, createExpertDesk } from '../gaps/expert-desk.js';
 import type { CloseOutcome, ExpertDesk } from '../gaps/expert-types.js';
-import type { Candor } from '../main.js';
+import type { Services } from '../services.js';
+
+/** The services these commands use. */
+type CommandServices = Pick<Services, 'store' | 'indexes' | 'config' | 'log'>;
 
 export interface GapsArgs {
   /** ["gaps", "answer" | "dismiss", GAP_ID]. */
@@ -12,7 +15,7 @@ export interface GapsArgs {
 const USAGE = 'Usage: candor gaps answer GAP_ID --text TEXT --as NAME [--kb NAME] [--json] | candor gaps dismiss GAP_ID --as NAME [--json]';
 
 /** The experts desk the Slack and Teams buttons call, over the CLI's app (this process posts and tells nothing itself). */
-export function cliExpertDesk(app: Candor): ExpertDesk {
+export function cliExpertDesk(app: CommandServices): ExpertDesk {
   return createExpertDesk({
     db: app.store.db,
     indexes: app.indexes,
@@ -28,7 +31,7 @@ export function cliExpertDesk(app: Candor): ExpertDesk {
  * `cli:NAME` among the KB's people in CANDOR_EXPERTS). Exit 1 for every outcome
  * that closed nothing; with --json the outcome is printed all the same.
  */
-export async function expertGapsCommand(app: Candor, args: GapsArgs, out: (text: string) => void): Promise<number> {
+export async function expertGapsCommand(app: CommandServices, args: GapsArgs, out: (text: string) => void): Promise<number> {
   const [, sub, idText] = args.positionals;
   if (sub !== 'answer' && sub !== 'dismiss') throw new CandorError('input_invalid', `gaps supports: answer, dismiss. ${USAGE}`);
   const gapId = Number(idText);

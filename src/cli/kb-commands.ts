@@ -4,9 +4,12 @@ import { isListedExpert } from '../config/experts-setting.js';
 import { CandorError } from '../errors.js';
 import { retireFact, reviseExpertFact } from '../kb/expert-facts.js';
 import { EXPERT_SOURCE_PREFIX } from '../kb/knowledge-index.js';
-import type { Candor } from '../main.js';
 import { listExpertFacts, type ExpertFactView } from '../report/expert-facts-list.js';
+import type { Services } from '../services.js';
 import { facts, knowledgeBases } from '../store/schema.js';
+
+/** The services these commands use. */
+type CommandServices = Pick<Services, 'store' | 'config'>;
 
 export interface KbFactsArgs {
   /** ["kb", "facts" | "retire" | "confirm", FACT_ID?]. */
@@ -30,7 +33,7 @@ const USAGE =
  * editing or re-confirming one (each change is a new KB version, so answers
  * already given keep naming the text they cited).
  */
-export async function kbFactsCommand(app: Candor, args: KbFactsArgs, out: (text: string) => void): Promise<number> {
+export async function kbFactsCommand(app: CommandServices, args: KbFactsArgs, out: (text: string) => void): Promise<number> {
   const [, sub, idText] = args.positionals;
   const { values } = args;
   if (sub === 'facts') {

@@ -1,10 +1,13 @@
 import { CandorError } from '../errors.js';
-import type { Candor } from '../main.js';
 import { GAP_STATES, kbGapReport, type GapReport, type GapState } from '../report/kb-gaps.js';
+import type { Services } from '../services.js';
+
+/** The services these commands use. */
+type CommandServices = Pick<Services, 'store' | 'indexes' | 'config'>;
 
 /** `candor report gaps [--kb NAME] [--days N] [--json]`. */
 export async function gapsCommand(
-  app: Candor,
+  app: CommandServices,
   values: { kb?: string | undefined; days?: string | undefined; json?: boolean | undefined },
   out: (text: string) => void,
 ): Promise<number> {

@@ -6,11 +6,14 @@ import { CandorError } from '../errors.js';
 import { agreementDeps, formatReport } from '../judge/agreement-deps.js';
 import { findReport, runAgreementReport } from '../judge/agreement-job.js';
 import { addJudgeSpec, listJudgeSpecs } from '../judge/judge-specs.js';
-import type { Candor } from '../main.js';
 import { importLabels } from '../review/import-labels.js';
 import { removeLabel, setLabel } from '../review/label-store.js';
 import { loadReviewItems } from '../review/review-items.js';
 import { sampleInteractions } from '../review/sample-interactions.js';
+import type { Services } from '../services.js';
+
+/** The services these commands use. */
+type CommandServices = Pick<Services, 'store' | 'config' | 'llm' | 'log'>;
 
 export interface ReviewArgs {
   readonly positionals: string[];
@@ -32,7 +35,7 @@ export interface ReviewArgs {
 type Out = (text: string) => void;
 
 /** `candor review sample|show|label`: sampling and labelling from a terminal. */
-export async function reviewCommand(app: Candor, args: ReviewArgs, out: Out): Promise<number> {
+export async function reviewCommand(app: CommandServices, args: ReviewArgs, out: Out): Promise<number> {
   const [, sub, ...rest] = args.positionals;
   const { review } = app.config;
   switch (sub) {
@@ -130,7 +133,7 @@ export async function reviewCommand(app: Candor, args: ReviewArgs, out: Out): Pr
 }
 
 /** `candor judge add|list`. */
-export async function judgeCommand(app: Candor, args: ReviewArgs, out: Out): Promise<number> {
+export async function judgeCommand(app: CommandServices, args: ReviewArgs, out: Out): Promise<number> {
   const sub = args.positionals[1];
   if (sub === 'list') {
     const specs = await listJudgeSpecs(app.store.db);
@@ -163,7 +166,7 @@ export async function judgeCommand(app: Candor, args: ReviewArgs, out: Out): Pro
 }
 
 /** `candor report agreement [--task T] [--json] [--run]`. */
-export async function reportCommand(app: Candor, args: ReviewArgs, out: Out): Promise<number> {
+export async function reportCommand(app: CommandServices, args: ReviewArgs, out: Out): Promise<number> {
   if (args.positionals[1] !== 'agreement') throw new CandorError('input_invalid', 'report supports: agreement, gaps');
   let stored: (AgreementReport & { runKey?: string; createdAt?: string }) | null;
   if (args.values.run) {

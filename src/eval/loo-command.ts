@@ -1,7 +1,10 @@
-import type { Candor } from '../main.js';
+import type { Services } from '../services.js';
 import { readLooQuestions, runLeaveOneOut } from './leave-one-out.js';
 import { behindReport, formatBehind, readPublishedAnswers, renderBehindMarkdown } from './loo-behind.js';
 import { extendLooReport, formatCategories } from './loo-categories.js';
+
+/** The services these commands use. */
+type CommandServices = Pick<Services, 'ask' | 'indexes'>;
 
 export interface LooArgs {
   readonly kb: string;
@@ -16,7 +19,7 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 /** `candor eval loo`: leave-one-out over a questions file, as one JSON object or a few lines of text. */
 export async function evalLoo(
-  app: Candor,
+  app: CommandServices,
   args: LooArgs,
   print: (text: string) => void,
   progress: (message: string) => void,
@@ -46,7 +49,7 @@ export async function evalLoo(
 }
 
 /** The KB's fact texts by external id: the evidence a published answer was given. */
-async function factTexts(app: Candor, kb: string): Promise<(externalId: string) => string | undefined> {
+async function factTexts(app: CommandServices, kb: string): Promise<(externalId: string) => string | undefined> {
   const byId = new Map<string, string>();
   for (const fact of (await app.indexes.get(kb)).allFacts()) if (fact.externalId !== null) byId.set(fact.externalId, fact.text);
   return (externalId) => byId.get(externalId);

@@ -1,10 +1,13 @@
 import { RULE_JUDGES } from '../core/judge/rule-judges.js';
 import { buildAgreementReport, type AgreementReport } from '../core/review/agreement-report.js';
 import { judgeWithLlm } from '../llm/judge.js';
-import type { Candor } from '../main.js';
+import type { Services } from '../services.js';
+
+/** The services these commands use. */
+type CommandServices = Pick<Services, 'llm' | 'store' | 'log'>;
 
 /** The agreement job wired to the app: its store, the LLM judge when a model is configured, the pure report. */
-export function agreementDeps(app: Candor) {
+export function agreementDeps(app: CommandServices) {
   const llm = app.llm;
   return {
     store: app.store,

@@ -1,6 +1,25 @@
 import { GrowableArray } from '../core/retrieval/growable-array.js';
 import { KeyPositions } from '../core/retrieval/key-positions.js';
-import type { StoredFact } from './knowledge-index.js';
+
+/** A fact as the store holds it, what an index is built from. */
+export interface StoredFact {
+  readonly id: number;
+  readonly externalId: string | null;
+  readonly text: string;
+  readonly heading: string | null;
+  /** The document's path in the KB, for document facts (its folder and file names are searched as context). */
+  readonly documentPath?: string | null;
+  readonly source: string;
+  /** Null only for rows written before passages were stored; such a fact is its own passage. */
+  readonly passage: string | null;
+  readonly confidence: number;
+  /** Where people can open the fact's source (facts.url); null or absent when unknown. */
+  readonly url?: string | null;
+  /** Its document's title, for citations; null for ready-made (.jsonl) facts and untitled documents. */
+  readonly title?: string | null;
+  /** Other wording that finds it, searched like a heading: an expert fact's question. */
+  readonly alias?: string | null;
+}
 
 /**
  * A string column whose neighbouring facts mostly repeat a value (a document's facts share its source, title and

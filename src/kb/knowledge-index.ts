@@ -4,7 +4,9 @@ import { reciprocalRankFusion, topByCosine } from '../core/retrieval/fusion.js';
 import { GrowableArray } from '../core/retrieval/growable-array.js';
 import { identifierTags } from '../core/text/analyse-question.js';
 import { tokenize } from '../core/text/tokenize.js';
-import { FactTable } from './fact-table.js';
+import { FactTable, type StoredFact } from './fact-table.js';
+
+export type { StoredFact } from './fact-table.js';
 
 /** A KB's own calibrated gate setting (the newest version), from `candor eval calibrate --apply`. */
 export interface KbGateSetting {
@@ -14,25 +16,6 @@ export interface KbGateSetting {
   readonly confidentAbove: number | null;
   readonly method: string;
   readonly model: string;
-}
-
-export interface StoredFact {
-  readonly id: number;
-  readonly externalId: string | null;
-  readonly text: string;
-  readonly heading: string | null;
-  /** The document's path in the KB, for document facts (its folder and file names are searched as context). */
-  readonly documentPath?: string | null;
-  readonly source: string;
-  /** Null only for rows written before passages were stored; such a fact is its own passage. */
-  readonly passage: string | null;
-  readonly confidence: number;
-  /** Where people can open the fact's source (facts.url); null or absent when unknown. */
-  readonly url?: string | null;
-  /** Its document's title, for citations; null for ready-made (.jsonl) facts and untitled documents. */
-  readonly title?: string | null;
-  /** Other wording that finds it, searched like a heading: an expert fact's question. */
-  readonly alias?: string | null;
 }
 
 /** A knowledge base version, searchable in memory. Rebuilt when the version changes. */

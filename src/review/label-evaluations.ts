@@ -3,7 +3,7 @@ import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { Db } from '../store/open-store.js';
 import { interactions, reviewSamples } from '../store/schema.js';
 import { emitEvaluationResult, type AnnotatorType, type EvaluatedInteraction } from '../telemetry/evaluation-events.js';
-import type { LabelChange } from './label-store.js';
+import type { LabelChange } from './label-change.js';
 
 /** Outcomes with a numeric reading (1 good, 0 bad); a 1–5 rating is its own number; `unsure` has none. */
 const SCORES: Readonly<Record<string, number>> = { correct: 1, incorrect: 0, factual: 1, non_factual: 0 };

@@ -2,22 +2,10 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 
 import type { Db } from '../store/open-store.js';
 import { labelEvents } from '../store/schema.js';
+import type { LabelChange } from './label-change.js';
 import { emitLabelEvaluations, tracesOfSamples } from './label-evaluations.js';
 
-export type LabelVia = 'reaction' | 'button' | 'terminal' | 'console' | 'judge' | 'import';
-
-export interface LabelChange {
-  readonly sampleId: number;
-  readonly task: string;
-  /** "slack:U123", "teams:<id>", "cli:<name>", "console:<name>", "import:<name>", "llm:<spec>@<version>" or "rule:<name>@<version>". */
-  readonly annotator: string;
-  readonly value: string;
-  readonly via: LabelVia;
-  /** The channel's event id: a redelivered event is recorded once. */
-  readonly eventId?: string | undefined;
-  /** Why a judge gave the label (its reasoning), kept for the disagreement list; people's labels have none. */
-  readonly explanation?: string | undefined;
-}
+export type { LabelChange, LabelVia } from './label-change.js';
 
 /** What a change did: a new label, a label already held, a removal, or nothing to remove. */
 export type LabelOutcome = 'recorded' | 'unchanged' | 'removed' | 'not_current' | 'duplicate_event';

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { checkFiles, importsOf } from '../../scripts/check-boundaries.mjs';
+import { checkFiles, importCycles, importsOf } from '../../scripts/check-boundaries.mjs';
 
 // The import boundaries that keep channels thin: each rule fails on a planted violation and the real tree passes.
 const run = promisify(execFile);
@@ -46,6 +46,17 @@ describe('check-boundaries rules', () => {
     ]);
   });
 
+  it('an import cycle fails, type-only imports too, and names each module on it; a chain without a cycle passes', () => {
+    const cycle = [
+      { path: 'src/ask/ask-service.ts', text: "import type { R } from './record-interaction.js';" },
+      { path: 'src/ask/record-interaction.ts', text: "import type { AskRequest } from './ask-service.js';" },
+      { path: 'src/ask/decision.ts', text: "import { x } from '../core/x.js';" },
+      { path: 'src/core/x.ts', text: '' },
+    ];
+    expect(importCycles(cycle)).toEqual(['import cycle: src/ask/ask-service.ts → src/ask/record-interaction.ts → src/ask/ask-service.ts']);
+    expect(importCycles(cycle.slice(1))).toEqual([]);
+  });
+
   it('slack importing teams fails, and teams importing slack fails', () => {
     expect(checkFiles([file('src/channels/slack/slack-channel.ts', '../teams/render-teams-card.js')])).toEqual([
       expect.stringContaining('(src/channels/slack never imports src/channels/teams)'),
@@ -74,7 +85,7 @@ describe('check-boundaries rules', () => {
       ),
       file('src/channels/teams/teams-channel.ts', '../chat/chat-services.js', '../http/read-json-body.js', 'botbuilder'),
       file('src/review/review-posts.ts', 'drizzle-orm', '../store/schema.js'),
-      file('src/chat-services.ts', './main.js', './review/review-desk.js'),
+      file('src/chat-services.ts', './services.js', './review/review-desk.js'),
     ];
     expect(checkFiles(allowed)).toEqual([]);
   });
@@ -121,6 +132,7 @@ describe('check-boundaries script', () => {
       'src/channels/chat/c.ts: imports "../../main.js" (src/channels import not the composition root (src/main.ts))',
       'src/channels/slack/a.ts: imports "../teams/b.js" (src/channels/slack never imports src/channels/teams)',
       'src/channels/teams/b.ts: imports "../slack/a.js" (src/channels/teams never imports src/channels/slack)',
+      'import cycle: src/channels/slack/a.ts → src/channels/teams/b.ts → src/channels/slack/a.ts',
     ]);
   });
 });

@@ -1,15 +1,15 @@
 import type { Decision } from '../../ask/decision.js';
 import type { Reply } from '../chat/chat-message.js';
 import { citationLabel, citeDecision, type Citation } from '../chat/cited-sources.js';
+import type { Block } from './card-block.js';
 import { replyActions, type ReplyCardActions } from './reply-card-actions.js';
+
+export type { Block } from './card-block.js';
 
 /** Teams rejects messages above ~28 KB; answers are shortened well before that. */
 export const TEAMS_MAX_TEXT = 12_000;
 /** The sources' share of a card: with the answer at most 12,000 characters, the card stays far below Teams' limit. */
 export const TEAMS_MAX_SOURCES_TEXT = 6000;
-
-/** One element of a card's body or actions, as JSON. */
-export type Block = Record<string, unknown>;
 
 export interface AdaptiveCard {
   readonly type: 'AdaptiveCard';

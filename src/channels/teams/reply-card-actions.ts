@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { FEEDBACK_REASON_TEXT, FEEDBACK_REASONS, type FeedbackKind, type FeedbackReason } from '../../feedback/asker-feedback.js';
-import type { Block } from './render-teams-card.js';
+import type { Block } from './card-block.js';
 
 /** The buttons of a reply card, and what they carry. */
 export interface ReplyCardActions {

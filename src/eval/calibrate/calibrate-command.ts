@@ -12,11 +12,14 @@ import {
 import { renderTradeoffSvg } from '../../core/calibrate/tradeoff-svg.js';
 import { modelRef } from '../../core/gate/answerability-model.js';
 import { CandorError } from '../../errors.js';
-import type { Candor } from '../../main.js';
+import type { Services } from '../../services.js';
 import { readLooQuestions } from '../leave-one-out.js';
 import { pointsFromQuestions } from './calibration-points.js';
 import { applyThreshold, type AppliedSetting } from './kb-gate-settings.js';
 import { pointsFromLabels } from './label-points.js';
+
+/** The services these commands use. */
+type CommandServices = Pick<Services, 'ask' | 'indexes' | 'config' | 'store'>;
 
 export interface CalibrateArgs {
   readonly kb: string;
@@ -59,7 +62,7 @@ const DEFAULT_TARGET = 0.75;
  * that KB's setting. The gate runs as in production, without a model call.
  */
 export async function evalCalibrate(
-  app: Candor,
+  app: CommandServices,
   args: CalibrateArgs,
   print: (text: string) => void,
   progress: (message: string) => void,

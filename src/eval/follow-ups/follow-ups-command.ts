@@ -4,7 +4,7 @@ import type { Decision } from '../../ask/decision.js';
 import { standaloneQuestion, type Standalone } from '../../ask/standalone-question.js';
 import { FOLLOW_UP_RULE } from '../../core/text/follow-up.js';
 import { REWRITE_FOLLOW_UP_PROMPT_REF } from '../../llm/prompts/rewrite-follow-up.js';
-import type { Candor } from '../../main.js';
+import type { Services } from '../../services.js';
 import { FOLLOW_UP_KINDS, readFollowUpPairs, type FollowUpPair } from './follow-up-pairs.js';
 import {
   judgeQuestion,
@@ -15,6 +15,9 @@ import {
   type Judged,
   type MethodSummary,
 } from './score-follow-ups.js';
+
+/** The services these commands use. */
+type CommandServices = Pick<Services, 'ask' | 'indexes' | 'llm' | 'log'>;
 
 /** Beside the code (src/ or dist/src/), so the default works from any working directory. */
 export const DEFAULT_FOLLOW_UPS = fileURLToPath(new URL('../../../examples/questions/follow-ups.jsonl', import.meta.url));
@@ -47,7 +50,7 @@ export const RIGHT_DEFINITION =
  * (nothing recorded), and held to the hand-written standalone question (RIGHT_DEFINITION).
  */
 export async function evalFollowUps(
-  app: Candor,
+  app: CommandServices,
   args: FollowUpsArgs,
   print: (text: string) => void,
   progress: (message: string) => void,

@@ -5,8 +5,11 @@ import { DONT_KNOW_CATEGORY_IDS, isDontKnowCategory, type DontKnowCategory } fro
 import { CandorError } from '../../errors.js';
 import { embedTexts } from '../../llm/embed.js';
 import { GENERATION_PROMPTS } from '../../llm/generate-questions.js';
-import type { Candor } from '../../main.js';
+import type { Services } from '../../services.js';
 import { generateCandidates, type Candidate } from './generate-questions.js';
+
+/** The services these commands use. */
+type CommandServices = Pick<Services, 'llm' | 'store' | 'config'>;
 
 export interface GenerateArgs {
   readonly kb: string | undefined;
@@ -36,7 +39,7 @@ export interface QuestionLine {
  * resumes where it stopped.
  */
 export async function evalGenerate(
-  app: Candor,
+  app: CommandServices,
   args: GenerateArgs,
   print: (text: string) => void,
   progress: (text: string) => void,
