@@ -30,6 +30,7 @@ export const RULES = [
   },
   { name: 'openai only in src/llm', applies: (f) => !f.startsWith('src/llm'), bad: (s) => s === 'openai' || s.startsWith('openai/') },
   { name: 'pino only in src/log.ts', applies: (f) => f !== 'src/log.ts', bad: (s) => isPackage('pino')(s) || isPackage('pino-pretty')(s) },
+  { name: 'croner only in src/schedule/cron-schedule.ts', applies: (f) => f !== 'src/schedule/cron-schedule.ts', bad: isPackage('croner') },
   // document parsers stay behind one adapter file each, so a parser can be swapped in one place
   ...[
     ['pdfjs-dist', 'read-pdf.ts'],

@@ -76,6 +76,17 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the schedules in CANDOR_TIMEZONE (UTC by default) and names an unknown zone', () => {
+    expect(loadConfig({}).review.timezone).toBe('UTC');
+    expect(loadConfig({ CANDOR_TIMEZONE: 'Europe/Amsterdam', CANDOR_AGREEMENT_CRON: '30 2 * * *' }).review).toMatchObject({
+      timezone: 'Europe/Amsterdam',
+      agreementCron: '30 2 * * *',
+    });
+    const error = configError({ CANDOR_TIMEZONE: 'Europe/Amsterdma', CANDOR_AGREEMENT_CRON: '0 25 * * *' });
+    expect(error.message).toContain('CANDOR_TIMEZONE: expected an IANA time zone such as Europe/Amsterdam or UTC');
+    expect(error.message).toContain('Europe/Amsterdma');
+  });
+
   it('computes the review tasks with their emoji once, in the configuration', () => {
     const config = loadConfig({ CANDOR_REVIEW_EMOJI: 'thumbsup=abstention:correct' });
     const abstention = config.review.tasks.find((t) => t.id === 'abstention');

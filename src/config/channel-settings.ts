@@ -1,5 +1,5 @@
 import { withEmoji } from '../core/review/review-tasks.js';
-import { parseCron } from '../core/schedule/cron.js';
+import { parseCron } from '../schedule/cron-schedule.js';
 import type { Settings } from './settings-schema.js';
 
 /** A setting that is wrong given the others, named so a person can fix it. */
@@ -120,7 +120,7 @@ export function llmSettings(s: Settings, problems: Problem[]) {
 export function reviewSettings(s: Settings, problems: Problem[]) {
   for (const variable of ['CANDOR_AGREEMENT_CRON', 'CANDOR_REVIEW_CRON'] as const) {
     try {
-      parseCron(s[variable]);
+      parseCron(s[variable], { timezone: s.CANDOR_TIMEZONE });
     } catch (error) {
       problems.push({ variable, message: (error as Error).message });
     }
@@ -158,5 +158,7 @@ export function reviewSettings(s: Settings, problems: Problem[]) {
     agreementCron: s.CANDOR_AGREEMENT_CRON,
     /** When to sample new interactions and post their cards. */
     reviewCron: s.CANDOR_REVIEW_CRON,
+    /** The IANA time zone both schedules are read in. */
+    timezone: s.CANDOR_TIMEZONE,
   };
 }

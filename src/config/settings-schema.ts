@@ -10,6 +10,15 @@ import { expertsSetting } from './experts-setting.js';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 const fraction = z.coerce.number().min(0).max(1);
+/** Whether the runtime knows the zone (its ICU data decides, as it does for the scheduler). */
+const isTimeZone = (zone: string) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return zone.length > 0;
+  } catch {
+    return false;
+  }
+};
 
 /**
  * Every setting, keyed by its environment variable so that an error names the
@@ -148,6 +157,8 @@ export const settingsSchema = z.object({
   CANDOR_GEN_SEMANTIC_SIMILARITY: fraction.default(0.9),
   CANDOR_GEN_LEXICAL_SIMILARITY: fraction.default(0.8),
   CANDOR_REVIEW_CRON: z.string().min(1).default('0 * * * *'),
+  // The IANA time zone CANDOR_REVIEW_CRON and CANDOR_AGREEMENT_CRON are read in (DST-aware).
+  CANDOR_TIMEZONE: z.string().refine(isTimeZone, 'expected an IANA time zone such as Europe/Amsterdam or UTC').default('UTC'),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

@@ -2,9 +2,9 @@ import { desc, eq } from 'drizzle-orm';
 
 import type { RuleJudge } from '../core/judge/rule-judges.js';
 import type { AgreementReport, StoredAgreementReport } from '../core/review/agreement-report.js';
-import type { CronSchedule } from '../core/schedule/cron.js';
 import type { Log } from '../log.js';
 import { currentLabels, type CurrentLabel } from '../review/label-store.js';
+import type { CronSchedule } from '../schedule/cron-schedule.js';
 import type { Store } from '../store/open-store.js';
 import { agreementReports } from '../store/schema.js';
 import { runJudge, type Judge, type JudgeRunResult } from './judge-run.js';
@@ -84,7 +84,10 @@ export async function findReport(store: Pick<Store, 'db'>, runKey?: string): Pro
   return row?.report ?? null;
 }
 
-/** The run key of the schedule slot `now` falls in (e.g. "daily:2026-11-23T00:00Z"). */
+/**
+ * The run key of the schedule slot `now` falls in, as a UTC instant (e.g. "scheduled:2026-11-23T05:00Z" for
+ * 06:00 Europe/Amsterdam): replicas with the same schedule and time zone compute the same key for a slot.
+ */
 export function scheduledRunKey(schedule: CronSchedule, now: Date): string {
   return `scheduled:${schedule.previous(now).toISOString().slice(0, 16)}Z`;
 }

@@ -1,10 +1,13 @@
-import { parseCron } from '../core/schedule/cron.js';
 import { agreementDeps, formatReport } from '../judge/agreement-deps.js';
 import { findReport, runAgreementReport, scheduledRunKey } from '../judge/agreement-job.js';
 import { createAgreementMetric } from '../judge/agreement-metric.js';
-import type { Candor } from '../main.js';
 import { runOnSchedule } from '../run-on-schedule.js';
+import { parseCron } from '../schedule/cron-schedule.js';
+import type { Services } from '../services.js';
 import { sampleInteractions } from './sample-interactions.js';
+
+/** The services these commands use. */
+type CommandServices = Pick<Services, 'config' | 'store' | 'log' | 'llm'>;
 
 /** Where review cards and the agreement summary go (the chat channels that are on). */
 export interface ReviewOutlets {
@@ -19,7 +22,7 @@ export interface ReviewOutlets {
  * run the agreement report (one replica does it: a lock and the slot's run
  * key), export its kappas and post its summary to the review channel.
  */
-export async function startReviewSchedules(app: Candor, channels: ReviewOutlets): Promise<{ stop(): void }> {
+export async function startReviewSchedules(app: CommandServices, channels: ReviewOutlets): Promise<{ stop(): void }> {
   const { review } = app.config;
   const metric = createAgreementMetric();
   const latest = await findReport(app.store).catch(() => null);
@@ -27,7 +30,7 @@ export async function startReviewSchedules(app: Candor, channels: ReviewOutlets)
   const reviewing = review.reviewers.length > 0 || review.slackChannel !== undefined || review.teamsConversation !== undefined;
   const sampler = reviewing
     ? runOnSchedule(
-        parseCron(review.reviewCron),
+        parseCron(review.reviewCron, { timezone: review.timezone }),
         async (slot) => {
           const picked = await sampleInteractions(app.store.db, {
             answeredRate: review.answeredRate,
@@ -41,7 +44,7 @@ export async function startReviewSchedules(app: Candor, channels: ReviewOutlets)
         { name: 'review sampling', log: app.log },
       )
     : null;
-  const schedule = parseCron(review.agreementCron);
+  const schedule = parseCron(review.agreementCron, { timezone: review.timezone });
   const reports = runOnSchedule(
     schedule,
     async (slot) => {

@@ -74,6 +74,15 @@ describe('check-boundaries rules', () => {
     expect(checkFiles([file('src/log.ts', 'pino', 'pino-pretty')])).toEqual([]);
   });
 
+  it('croner outside the schedule adapter fails; the adapter itself passes', () => {
+    expect(checkFiles([file('src/review/review-schedules.ts', 'croner'), file('src/core/review/sampling.ts', 'croner')])).toEqual([
+      expect.stringContaining('(croner only in src/schedule/cron-schedule.ts)'),
+      expect.stringContaining('(src/core imports only src/core'),
+      expect.stringContaining('(croner only in src/schedule/cron-schedule.ts)'),
+    ]);
+    expect(checkFiles([file('src/schedule/cron-schedule.ts', 'croner')])).toEqual([]);
+  });
+
   it('what the rules allow passes: shared chat code, app services, and the store outside channels', () => {
     const allowed = [
       file(
