@@ -3,6 +3,8 @@ export type ErrorCode =
   | 'config_invalid'
   | 'store_unavailable'
   | 'store_locked'
+  | 'port_in_use'
+  | 'port_unavailable'
   | 'kb_not_found'
   | 'kb_warming'
   | 'not_found'

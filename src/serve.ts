@@ -1,6 +1,7 @@
 import { checkChannelKbs } from './channels/chat/channel-map.js';
 import { apiRoutes, type Route } from './channels/http/api-routes.js';
 import { consoleRoutes } from './channels/http/console/console-routes.js';
+import { consoleStartLine, signInLinks, type SignInLinks } from './channels/http/console/sign-in-link.js';
 import { startHttpServer } from './channels/http/http-server.js';
 import { metricsRoute } from './channels/http/metrics-route.js';
 import { startSlackChannel } from './channels/slack/slack-channel.js';
@@ -18,61 +19,27 @@ import { startReviewSchedules } from './review/review-schedules.js';
 import { startGapMetrics } from './telemetry/gap-metrics.js';
 import { startOpsMetrics } from './telemetry/ops-metrics.js';
 
-/** Starts the HTTP server with every configured channel, and stops gracefully on SIGINT/SIGTERM. */
+/** Something serve started, and how to stop it. */
+type Stop = () => unknown;
+
+/**
+ * Starts the HTTP server with every configured channel, and stops gracefully on SIGINT/SIGTERM. A start that
+ * fails part-way (a chat channel refused, the port taken) stops what it had started and closes the store (which
+ * releases an embedded data folder) before the error goes up, so the process exits by itself.
+ */
 export async function serve(app: Candor): Promise<void> {
-  // Indexes are built off the request path from now on, starting with every KB the channels name.
-  const served = mappedKbs(app.config.channels, app.config.kb.defaultName);
-  app.indexes.serveWhileBuilding({ maxWaitMs: app.config.kb.indexWaitMs });
-  const routes = httpRoutes(app, served);
-  const channels = ['http'];
-  await checkChannelKbs(app.config.channels, app.config.kb.defaultName, (kb) => kbStatus(app.store.db, kb)).catch(closeAndThrow(app));
-  // A chat channel that cannot start (Slack rejects the token) stops the whole start: exit non-zero, say why.
-  const chat = createChatServices(app);
-  const slack = app.config.slack ? await startSlackChannel(chat).catch(closeAndThrow(app)) : null;
-  if (slack?.route) routes.push(slack.route);
-  if (slack) channels.push(slack.mode === 'socket' ? 'slack (Socket Mode)' : 'slack (/slack/events)');
-  const teams = app.config.teams ? startTeamsChannel(chat) : null;
-  if (teams) routes.push(teams.route);
-  if (teams) channels.push(teams.anonymous ? 'teams (/api/messages, ANONYMOUS: development only)' : 'teams (/api/messages)');
-  const running = await startHttpServer(routes, { host: app.config.http.host, port: app.config.http.port, log: app.log });
-  const indexRefresh = await keepIndexesWarm(app, served);
-  const experts = startExpertDelivery(chat.experts, app.config.experts.deliverMs, app.log);
-  const gapMetrics = startGapMetrics({ db: app.store.db, log: app.log });
-  const chatChannels = [...(slack ? ['slack'] : []), ...(teams ? ['teams'] : [])];
-  const opsMetrics = startOpsMetrics({ db: app.store.db, log: app.log, channels: chatChannels });
-  const schedules = await startReviewSchedules(app, {
-    postPending: async () => (await (slack?.review.postPending() ?? 0)) + (await (teams?.postPendingReviews() ?? 0)),
-    postSummary: async (text) => {
-      await slack?.review.postSummary(text);
-      await teams?.postReviewSummary(text);
-    },
-  });
-  process.stderr.write(
-    `Candor is serving on ${running.url} (store: ${app.store.kind}, channels: ${channels.join(', ')})\n` +
-      `Ask: curl -s ${running.url}/api/ask -H 'content-type: application/json' -d '{"question":"What does MediShield Life cover?"}'\n` +
-      `Console: ${app.config.console.enabled ? `${running.url}/` : 'off (set CANDOR_CONSOLE_TOKEN or CANDOR_CONSOLE_BASIC_AUTH to open it)'}\n`,
-  );
-  if (app.config.production && app.config.telemetry.userHashSalt === 'candor') {
-    app.log('warn', 'CANDOR_USER_HASH_SALT is the default: set a secret of your own so stored user hashes cannot be recomputed');
+  // Stopped newest first; the store last.
+  const started: Stop[] = [() => app.close()];
+  try {
+    await start(app, started);
+  } catch (error) {
+    await stopAll(started, app.log);
+    throw error;
   }
   const shutdown = async (signal: string, exitCode = 0) => {
     app.log(exitCode === 0 ? 'info' : 'error', 'shutting down', { signal });
-    try {
-      schedules.stop();
-      await indexRefresh.stop();
-      experts.stop();
-      gapMetrics.stop();
-      opsMetrics.stop();
-      await running.stop();
-      await slack?.stop();
-      await teams?.stop();
-      await app.close();
-    } catch (error) {
-      // Exit all the same (a store on a failed disk may not close cleanly; the next start replays its WAL).
-      app.log('error', 'shutdown did not finish cleanly', { error: describeError(error) });
-      process.exit(exitCode || 1);
-    }
-    process.exit(exitCode);
+    // A part that does not stop cleanly (a store on a failed disk; the next start replays its WAL) exits non-zero.
+    process.exit((await stopAll(started, app.log)) ? exitCode : exitCode || 1);
   };
   // EX_SOFTWARE: the supervisor (Kubernetes, compose, systemd) starts a clean process.
   guardProcess({ log: app.log, fatal: (reason) => void shutdown(reason, 70) });
@@ -80,8 +47,69 @@ export async function serve(app: Candor): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
+async function start(app: Candor, started: Stop[]): Promise<void> {
+  // Indexes are built off the request path from now on, starting with every KB the channels name.
+  const served = mappedKbs(app.config.channels, app.config.kb.defaultName);
+  app.indexes.serveWhileBuilding({ maxWaitMs: app.config.kb.indexWaitMs });
+  const links = signInLinks();
+  const routes = httpRoutes(app, served, links);
+  const channels = ['http'];
+  await checkChannelKbs(app.config.channels, app.config.kb.defaultName, (kb) => kbStatus(app.store.db, kb));
+  // A chat channel that cannot start (Slack rejects the token) stops the whole start: exit non-zero, say why.
+  const chat = createChatServices(app);
+  const slack = app.config.slack ? await startSlackChannel(chat) : null;
+  if (slack) started.push(() => slack.stop());
+  if (slack?.route) routes.push(slack.route);
+  if (slack) channels.push(slack.mode === 'socket' ? 'slack (Socket Mode)' : 'slack (/slack/events)');
+  const teams = app.config.teams ? startTeamsChannel(chat) : null;
+  if (teams) started.push(() => teams.stop());
+  if (teams) routes.push(teams.route);
+  if (teams) channels.push(teams.anonymous ? 'teams (/api/messages, ANONYMOUS: development only)' : 'teams (/api/messages)');
+  const running = await startHttpServer(routes, { host: app.config.http.host, port: app.config.http.port, log: app.log });
+  started.push(() => running.stop());
+  const indexRefresh = await keepIndexesWarm(app, served);
+  started.push(() => indexRefresh.stop());
+  const experts = startExpertDelivery(chat.experts, app.config.experts.deliverMs, app.log);
+  started.push(() => experts.stop());
+  const gapMetrics = startGapMetrics({ db: app.store.db, log: app.log });
+  started.push(() => gapMetrics.stop());
+  const chatChannels = [...(slack ? ['slack'] : []), ...(teams ? ['teams'] : [])];
+  const opsMetrics = startOpsMetrics({ db: app.store.db, log: app.log, channels: chatChannels });
+  started.push(() => opsMetrics.stop());
+  const schedules = await startReviewSchedules(app, {
+    postPending: async () => (await (slack?.review.postPending() ?? 0)) + (await (teams?.postPendingReviews() ?? 0)),
+    postSummary: async (text) => {
+      await slack?.review.postSummary(text);
+      await teams?.postReviewSummary(text);
+    },
+  });
+  started.push(() => schedules.stop());
+  process.stderr.write(
+    `Candor is serving on ${running.url} (store: ${app.store.kind}, channels: ${channels.join(', ')})\n` +
+      `Ask: curl -s ${running.url}/api/ask -H 'content-type: application/json' -d '{"question":"What does MediShield Life cover?"}'\n` +
+      `Console: ${consoleStartLine(running.url, app.config.console, { production: app.config.production, links })}\n`,
+  );
+  if (app.config.production && app.config.telemetry.userHashSalt === 'candor') {
+    app.log('warn', 'CANDOR_USER_HASH_SALT is the default: set a secret of your own so stored user hashes cannot be recomputed');
+  }
+}
+
+/** Stops every part, newest first, each even when one before it failed; false when one did. */
+async function stopAll(started: readonly Stop[], log: Candor['log']): Promise<boolean> {
+  let clean = true;
+  for (const stop of [...started].reverse()) {
+    try {
+      await stop();
+    } catch (error) {
+      clean = false;
+      log('error', 'shutdown did not finish cleanly', { error: describeError(error) });
+    }
+  }
+  return clean;
+}
+
 /** The HTTP routes every server has, whatever its channels: the API (/api/ask, /healthz), /metrics and the console. */
-export function httpRoutes(app: Candor, served: readonly string[]): Route[] {
+export function httpRoutes(app: Candor, served: readonly string[], links?: SignInLinks): Route[] {
   const routes: Route[] = [
     apiRoutes({
       ask: app.ask,
@@ -103,6 +131,7 @@ export function httpRoutes(app: Candor, served: readonly string[]): Route[] {
       settings: app.config.console,
       defaultKb: app.config.kb.defaultName,
       maxBodyBytes: app.config.http.maxBodyBytes,
+      signInLinks: links,
     }),
   );
   return routes;
@@ -144,12 +173,5 @@ async function keepIndexesWarm(app: Candor, kbs: readonly string[]): Promise<{ s
       clearInterval(timer);
       await unwatch();
     },
-  };
-}
-
-function closeAndThrow(app: Candor): (error: unknown) => Promise<never> {
-  return async (error) => {
-    await app.close().catch(() => undefined);
-    throw error;
   };
 }

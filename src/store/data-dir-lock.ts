@@ -142,13 +142,20 @@ function release(dataDir: string, me: Holder, closeSocket: () => void): DataDirL
   };
 }
 
+/** One line: who holds the folder, and what to do instead (a server can be asked over HTTP; anything can use PostgreSQL). */
 function locked(dataDir: string, holder: Holder | null, mode: 'socket' | 'note'): CandorError {
+  const server = holder?.command === 'serve' || holder?.command === 'start';
+  const whatToDo = server
+    ? 'stop that server (Ctrl-C) and run this command again, or ask it over HTTP (POST /api/ask; its console at /)'
+    : holder
+      ? 'wait for it to finish (or stop it) and run this command again'
+      : 'stop the process that has it open and run this command again';
   return new CandorError(
     'store_locked',
     `The embedded database in ${dataDir} is in use` +
       (holder ? ` by process ${holder.pid} on ${holder.host} ("candor ${holder.command}", since ${holder.since})` : '') +
-      '. PGlite allows one process per data folder, so this command would not be seen by it. ' +
-      'Use that server (its console at /, or POST /api/ask), or stop it and run the command again, or run both against a PostgreSQL server (set DATABASE_URL), which allows many.' +
+      `, and PGlite allows one process per data folder: ${whatToDo}, ` +
+      'or set DATABASE_URL to a PostgreSQL server, where the CLI and the server run side by side.' +
       (mode === 'note' ? ` If no such process exists, delete ${join(dataDir, LOCK_FILE)}.` : ''),
     { status: 503 },
   );

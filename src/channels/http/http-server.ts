@@ -65,7 +65,7 @@ export async function startHttpServer(routes: readonly Route[], options: { host:
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error) => reject(listenFailure(error, options.host, options.port)));
     server.listen(options.port, options.host, () => resolve());
   });
   const address = server.address() as AddressInfo;
@@ -84,6 +84,35 @@ export async function startHttpServer(routes: readonly Route[], options: { host:
         server.closeIdleConnections();
       }),
   };
+}
+
+/** Why the server could not listen, in one line that says what to do (the errno stays as `cause`). */
+function listenFailure(error: unknown, host: string, port: number): unknown {
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'EADDRINUSE':
+      return new CandorError('port_in_use', `Port ${port} on ${host} is in use (another Candor or another program): stop it or set PORT.`, {
+        cause: error,
+      });
+    case 'EACCES':
+    case 'EPERM':
+      return new CandorError(
+        'port_unavailable',
+        `Port ${port} on ${host} may not be opened by this user (ports below 1024 need privileges): set PORT to 1024 or above.`,
+        { cause: error },
+      );
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new CandorError(
+        'port_unavailable',
+        `${host} is not an address of this machine: set HOST (127.0.0.1, or 0.0.0.0 for every interface).`,
+        {
+          cause: error,
+        },
+      );
+    default:
+      return error;
+  }
 }
 
 function safePath(req: IncomingMessage): string {

@@ -30,6 +30,7 @@ import { layout, NAV } from './layout.js';
 import { consoleOffPage, loginPage } from './login-page.js';
 import { overviewPage } from './overview-page.js';
 import { reviewRoutes } from './review-routes.js';
+import type { SignInLinks } from './sign-in-link.js';
 import { signInThrottle } from './sign-in-throttle.js';
 
 export interface ConsoleDeps {
@@ -44,6 +45,8 @@ export interface ConsoleDeps {
   readonly defaultKb: string;
   readonly maxBodyBytes: number;
   readonly now?: () => number;
+  /** The one-time sign-in links serve prints (`/login?code=…`); absent: a link never signs in. */
+  readonly signInLinks?: SignInLinks | undefined;
 }
 
 const PAGES = new Set<string>([...NAV.map((n) => n.path), '/login', '/logout', '/console.css', '/interactions.csv', '/interactions.jsonl']);
@@ -76,7 +79,8 @@ export function consoleRoutes(deps: ConsoleDeps): Route {
     if (!reading && method !== 'POST') return send(res, 405, 'Method not allowed', 'text/plain; charset=utf-8', { allow: 'GET, POST' });
     if (method === 'POST' && !sameOrigin(req)) return send(res, 403, 'Cross-site form posts are refused.', 'text/plain; charset=utf-8');
     const client = req.socket.remoteAddress ?? 'unknown';
-    const signingIn = path === '/login' && method === 'POST';
+    const code = path === '/login' && method === 'GET' ? url.searchParams.get('code') : null;
+    const signingIn = path === '/login' && (method === 'POST' || code !== null);
     const wait = throttle.retryAfter(client);
     if (wait > 0 && (signingIn || presentsCredentials(req))) {
       return send(res, 429, 'Too many failed sign-ins from this address; try again in a minute.', 'text/plain; charset=utf-8', {
@@ -87,22 +91,33 @@ export function consoleRoutes(deps: ConsoleDeps): Route {
     if (!viewer.ok && viewer.presented) throttle.failed(client);
 
     if (path === '/login') {
-      if (deps.settings.token === undefined) return refuse(res, deps.settings, '/');
+      const token = deps.settings.token;
+      if (token === undefined) return refuse(res, deps.settings, '/');
+      const signIn = (next: string) => {
+        const secure = req.headers['x-forwarded-proto'] === 'https' ? '; Secure' : '';
+        res.setHeader(
+          'set-cookie',
+          `${SESSION_COOKIE}=${newSession(token, now())}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${SESSION_SECONDS}${secure}`,
+        );
+        return redirect(res, next);
+      };
+      if (code !== null) {
+        // A printed one-time link: it signs in as the token would, once; a spent link is harmless to one signed in.
+        if (deps.signInLinks?.redeem(code)) return signIn('/');
+        if (viewer.ok) return redirect(res, '/');
+        throttle.failed(client);
+        return send(res, 401, loginPage('/', 'link'));
+      }
       if (reading)
         return viewer.ok
           ? redirect(res, safeNext(url.searchParams.get('next')))
-          : send(res, 200, loginPage(safeNext(url.searchParams.get('next')), false));
+          : send(res, 200, loginPage(safeNext(url.searchParams.get('next'))));
       const form = await readForm(req, deps.maxBodyBytes);
       if (!tokenMatches(form.get('token') ?? '', deps.settings)) {
         throttle.failed(client);
-        return send(res, 401, loginPage(safeNext(form.get('next')), true));
+        return send(res, 401, loginPage(safeNext(form.get('next')), 'token'));
       }
-      const secure = req.headers['x-forwarded-proto'] === 'https' ? '; Secure' : '';
-      res.setHeader(
-        'set-cookie',
-        `${SESSION_COOKIE}=${newSession(deps.settings.token, now())}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${SESSION_SECONDS}${secure}`,
-      );
-      return redirect(res, safeNext(form.get('next')));
+      return signIn(safeNext(form.get('next')));
     }
     if (path === '/logout') {
       res.setHeader('set-cookie', `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`);
@@ -225,7 +240,7 @@ export function consoleRoutes(deps: ConsoleDeps): Route {
 }
 
 function refuse(res: Parameters<typeof send>[0], settings: ConsoleSettings, next: string): true {
-  if (settings.token !== undefined) return send(res, 401, loginPage(safeNext(next), false));
+  if (settings.token !== undefined) return send(res, 401, loginPage(safeNext(next)));
   return send(res, 401, 'Sign in to the Candor console.', 'text/plain; charset=utf-8', {
     'www-authenticate': 'Basic realm="Candor console", charset="UTF-8"',
   });

@@ -11,10 +11,18 @@ const head = (title: string) =>
       </head>
     </html>`;
 
+/** Why the sign-in form is shown again: a wrong token, or a sign-in link that is spent, expired or unknown. */
+export type SignInFailure = 'token' | 'link';
+
+const FAILURE_TEXT: Record<SignInFailure, string> = {
+  token: 'That token is not right.',
+  link: 'That sign-in link no longer works: each link signs in once, within 15 minutes of the server starting. Sign in with the console token (CANDOR_CONSOLE_TOKEN), or restart the server for a new link.',
+};
+
 /** The sign-in form (token); `next` is where to go afterwards (a path on this server). */
-export function loginPage(next: string, failed: boolean): string {
+export function loginPage(next: string, failed?: SignInFailure): string {
   return html`${head('Sign in')}<body><div class="login"><h1>Candor console</h1>
-${failed ? html`<p class="error" role="alert">That token is not right.</p>` : html`<p class="muted">Sign in with the console token (CANDOR_CONSOLE_TOKEN).</p>`}
+${failed ? html`<p class="error" role="alert">${FAILURE_TEXT[failed]}</p>` : html`<p class="muted">Sign in with the console token (CANDOR_CONSOLE_TOKEN).</p>`}
 <form method="post" action="/login"><input type="hidden" name="next" value="${next}">
 <label>Token<input type="password" name="token" autocomplete="current-password" required autofocus data-testid="token"></label>
 <button type="submit" data-testid="sign-in">Sign in</button></form></div></body></html>`.value;
