@@ -10,4 +10,4 @@ if (!existsSync(entry)) {
   process.exit(1);
 }
 const { runCli } = await import(entry.href);
-runCli(process.argv.slice(2));
+await runCli(process.argv.slice(2));

@@ -13,3 +13,5 @@ export const RULES: readonly BoundaryRule[];
 export function importsOf(text: string): string[];
 export function checkFiles(files: readonly SourceFile[], rules?: readonly BoundaryRule[]): string[];
 export function readTree(root: string): SourceFile[];
+/** Import cycles among the files (relative imports, type-only too), one line each: "import cycle: a.ts → b.ts → a.ts". */
+export function importCycles(files: readonly SourceFile[]): string[];

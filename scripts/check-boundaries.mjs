@@ -59,6 +59,17 @@ export const RULES = [
     bad: (s, f) => /^src\/main(\.[jt]s)?$/.test(target(s, f) ?? ''),
   },
   // what both chat channels share lives in src/channels/chat
+  // commands and jobs are handed the services they use (src/services.ts); only entry points build or hold the root
+  {
+    name: 'the composition root (src/main.ts) only in entry points: src/cli.ts, src/cli/, src/serve.ts and the example-questions runner',
+    applies: (f) =>
+      !f.startsWith('src/channels/') && // the channels' own rule says it for them
+      f !== 'src/cli.ts' &&
+      !f.startsWith('src/cli/') &&
+      f !== 'src/serve.ts' &&
+      f !== 'src/eval/example-questions/run-example-questions.ts',
+    bad: (s, f) => /^src\/main(\.[jt]s)?$/.test(target(s, f) ?? ''),
+  },
   {
     name: 'src/channels/slack never imports src/channels/teams',
     applies: (f) => f.startsWith('src/channels/slack/'),

@@ -1,7 +1,11 @@
+import type { Command } from 'commander';
+
 import { CandorError } from '../errors.js';
 import { cliExpert, createExpertDesk } from '../gaps/expert-desk.js';
 import type { CloseOutcome, ExpertDesk } from '../gaps/expert-types.js';
 import type { Services } from '../services.js';
+import type { Cli } from './cli-context.js';
+import { jsonOption, kbOption } from './cli-options.js';
 
 /** The services these commands use. */
 type CommandServices = Pick<Services, 'store' | 'indexes' | 'config' | 'log'>;
@@ -81,4 +85,35 @@ export async function expertGapsCommand(app: CommandServices, args: GapsArgs, ou
     case 'no_gap':
       throw new CandorError('input_invalid', `There is no gap ${gapId}. List them with: candor report gaps`);
   }
+}
+
+/** `candor gaps answer|dismiss`. */
+export function registerGaps(program: Command, cli: Cli): void {
+  const gaps = program
+    .command('gaps')
+    .description('close knowledge-base gaps as an expert: answer one, or mark it out of scope')
+    .addHelpText(
+      'after',
+      '\nThe same experts desk as the Slack and Teams buttons: NAME must be listed as "cli:NAME" among the people of the\n' +
+        'gap\'s KB in CANDOR_EXPERTS. Askers who pressed "Ask an expert" are told by the running server (at its start and\n' +
+        'every CANDOR_EXPERTS_DELIVER_MS). Exit code 1 when nothing was closed.',
+    );
+  const run = (sub: 'answer' | 'dismiss', id: string, values: GapsArgs['values']) =>
+    cli.withApp(`gaps ${sub}`, (app) => expertGapsCommand(app, { positionals: ['gaps', sub, id], values }, cli.print));
+  gaps
+    .command('answer')
+    .description('answer a gap (ids: candor report gaps): the text becomes a fact of its KB at once, in a new KB version')
+    .argument('<gapId>', 'the gap number')
+    .requiredOption('--text <text>', 'the answer people should get')
+    .requiredOption('--as <name>', 'your expert name (cli:NAME in CANDOR_EXPERTS)')
+    .addOption(kbOption('the gap’s knowledge base, checked'))
+    .addOption(jsonOption())
+    .action(async (id: string, opts: GapsArgs['values']) => cli.done(await run('answer', id, opts)));
+  gaps
+    .command('dismiss')
+    .description('mark a gap out of scope ("not for the KB")')
+    .argument('<gapId>', 'the gap number')
+    .requiredOption('--as <name>', 'your expert name (cli:NAME in CANDOR_EXPERTS)')
+    .addOption(jsonOption())
+    .action(async (id: string, opts: GapsArgs['values']) => cli.done(await run('dismiss', id, opts)));
 }

@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import { eq } from 'drizzle-orm';
 
 import { isListedExpert } from '../config/experts-setting.js';
@@ -7,6 +8,8 @@ import { EXPERT_SOURCE_PREFIX } from '../kb/knowledge-index.js';
 import { listExpertFacts, type ExpertFactView } from '../report/expert-facts-list.js';
 import type { Services } from '../services.js';
 import { facts, knowledgeBases } from '../store/schema.js';
+import type { Cli } from './cli-context.js';
+import { jsonOption, kbOption } from './cli-options.js';
 
 /** The services these commands use. */
 type CommandServices = Pick<Services, 'store' | 'config'>;
@@ -113,4 +116,31 @@ export function formatFacts(kb: string, list: readonly ExpertFactView[], all: bo
     ].join('\n');
   });
   return [head, ...blocks].join('\n');
+}
+
+/** `candor kb facts|retire|confirm`. */
+export function registerKb(program: Command, cli: Cli): void {
+  const kb = program.command('kb').description("a knowledge base's expert facts: list, retire, re-confirm or edit");
+  const run = (purpose: string, positionals: string[], values: KbFactsArgs['values']) =>
+    cli.withApp(purpose, (app) => kbFactsCommand(app, { positionals: ['kb', ...positionals], values }, cli.print));
+  kb.command('facts')
+    .description("the KB's expert answers, newest first: who gave each, when confirmed, when due for re-confirmation")
+    .option('--source <source>', 'which facts: expert (the only one listed)', 'expert')
+    .addOption(kbOption())
+    .option('--all', 'retired ones too')
+    .addOption(jsonOption())
+    .action(async (opts: KbFactsArgs['values']) => cli.done(await run('kb facts', ['facts'], opts)));
+  kb.command('retire')
+    .description('stop using a fact (a new KB version; answers already given keep their citations)')
+    .argument('<factId>', 'the fact number (candor kb facts)')
+    .option('--as <name>', 'who retires it')
+    .addOption(jsonOption())
+    .action(async (id: string, opts: KbFactsArgs['values']) => cli.done(await run('kb retire', ['retire', id], opts)));
+  kb.command('confirm')
+    .description('re-confirm an expert fact as it is, or edit its text: it is replaced by a new one confirmed now')
+    .argument('<factId>', 'the fact number (candor kb facts)')
+    .requiredOption('--as <name>', 'your expert name (cli:NAME in CANDOR_EXPERTS for the fact’s KB)')
+    .option('--text <text>', 'the new text (omit to re-confirm as it is)')
+    .addOption(jsonOption())
+    .action(async (id: string, opts: KbFactsArgs['values']) => cli.done(await run('kb confirm', ['confirm', id], opts)));
 }

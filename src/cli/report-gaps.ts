@@ -1,6 +1,11 @@
-import { CandorError } from '../errors.js';
+import type { Command } from 'commander';
+
 import { GAP_STATES, kbGapReport, type GapReport, type GapState } from '../report/kb-gaps.js';
 import type { Services } from '../services.js';
+import type { Cli } from './cli-context.js';
+import { jsonOption, kbOption, wholeNumber } from './cli-options.js';
+import { count } from './format.js';
+import { reportCommand } from './review-commands.js';
 
 /** The services these commands use. */
 type CommandServices = Pick<Services, 'store' | 'indexes' | 'config'>;
@@ -8,12 +13,10 @@ type CommandServices = Pick<Services, 'store' | 'indexes' | 'config'>;
 /** `candor report gaps [--kb NAME] [--days N] [--json]`. */
 export async function gapsCommand(
   app: CommandServices,
-  values: { kb?: string | undefined; days?: string | undefined; json?: boolean | undefined },
+  values: { kb?: string | undefined; days?: number | undefined; json?: boolean | undefined },
   out: (text: string) => void,
 ): Promise<number> {
-  const days = values.days === undefined ? 30 : Number(values.days);
-  if (!Number.isInteger(days) || days < 1 || days > 3650)
-    throw new CandorError('input_invalid', '--days must be a whole number of days from 1 to 3650');
+  const days = values.days ?? 30;
   const report = await kbGapReport(app.store.db, app.indexes, { kb: values.kb ?? app.config.kb.defaultName, days });
   out(values.json ? JSON.stringify(report) : formatGaps(report));
   return 0;
@@ -30,8 +33,8 @@ const STATE_TEXT: Readonly<Record<GapState, string>> = {
 /** The report as text for a terminal: a states line, then one block per gap, largest first. */
 export function formatGaps(report: GapReport): string {
   const head =
-    `KB gaps in "${report.kb.name}" (version ${report.kb.version}), last ${report.days} days: ` +
-    `${report.refusals} refusals, ${report.distinctQuestions} distinct questions, ${report.groups.length} gaps on ${report.topics.length} topics` +
+    `KB gaps in "${report.kb.name}" (version ${report.kb.version}), last ${count(report.days, 'day')}: ` +
+    `${count(report.refusals, 'refusal')}, ${count(report.distinctQuestions, 'distinct question')}, ${count(report.groups.length, 'gap')} on ${count(report.topics.length, 'topic')}` +
     (report.failures > 0 ? ` (and ${report.failures} fail-closed refusals, which are faults, not gaps)` : '') +
     (report.truncated ? ' (the newest refusals only)' : '');
   if (report.groups.length === 0) return `${head}\nNothing refused for lack of knowledge in this window.`;
@@ -72,4 +75,37 @@ export function formatGaps(report: GapReport): string {
 
 function shortTime(iso: string): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
+}
+
+/** `candor report agreement|gaps`. */
+export function registerReport(program: Command, cli: Cli): void {
+  const report = program.command('report').description('reports: judge–human agreement, knowledge-base gaps');
+  report
+    .command('agreement')
+    .description('the latest judge–human agreement report (kappa, alpha, disagreements)')
+    .option('--task <task>', 'only this task')
+    .option('--run', 'make one now')
+    .addOption(jsonOption('the report as one JSON object ({"report":null,…} when there is none yet)'))
+    .action(async (opts: { task?: string; run?: boolean; json?: boolean }) =>
+      cli.done(
+        await cli.withApp('report agreement', (app) =>
+          reportCommand(app, { positionals: ['report', 'agreement'], values: opts }, cli.print),
+        ),
+      ),
+    );
+  report
+    .command('gaps')
+    .description('refused questions grouped into gaps, with their state (open, asked, answered, out of scope)')
+    .addOption(kbOption())
+    .option('--days <n>', 'the window: refusals of the last N days (default 30)', wholeNumber(1, 3650))
+    .addOption(jsonOption())
+    .addHelpText(
+      'after',
+      '\nEach gap has an id and a state: open, asked (posted to the KB’s experts), answered (by an expert fact) or\n' +
+        'out_of_scope, with its askers and first/last asked. --json groups carry id, state, factId, answer, askers,\n' +
+        'firstAsked, lastAsked.',
+    )
+    .action(async (opts: { kb?: string; days?: number; json?: boolean }) =>
+      cli.done(await cli.withApp('report gaps', (app) => gapsCommand(app, opts, cli.print))),
+    );
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
 
 import type { AgreementReport } from '../core/review/agreement-report.js';
 import { isReviewer, parseLabel, tasksFor } from '../core/review/review-tasks.js';
@@ -11,6 +12,9 @@ import { removeLabel, setLabel } from '../review/label-store.js';
 import { loadReviewItems } from '../review/review-items.js';
 import { sampleInteractions } from '../review/sample-interactions.js';
 import type { Services } from '../services.js';
+import type { Cli } from './cli-context.js';
+import { jsonOption, wholeNumber } from './cli-options.js';
+import { decimal } from './format.js';
 
 /** The services these commands use. */
 type CommandServices = Pick<Services, 'store' | 'config' | 'llm' | 'log'>;
@@ -53,7 +57,12 @@ export async function reviewCommand(app: CommandServices, args: ReviewArgs, out:
         out(
           picked.length === 0
             ? 'nothing new to sample'
-            : picked.map((p) => `sample ${p.sampleId}: interaction ${p.id} (${p.stratum}, nearness ${p.nearness ?? 'n/a'})`).join('\n'),
+            : picked
+                .map(
+                  (p) =>
+                    `sample ${p.sampleId}: interaction ${p.id} (${p.stratum}, nearness ${p.nearness === null || p.nearness === undefined ? 'n/a' : decimal(p.nearness)})`,
+                )
+                .join('\n'),
         );
       return 0;
     }
@@ -153,13 +162,19 @@ export async function judgeCommand(app: CommandServices, args: ReviewArgs, out: 
       'input_invalid',
       'Usage: candor judge add --name NAME --task TASK --criteria TEXT|@FILE [--outcomes a,b] [--model M]',
     );
+  const judgeModel = model ?? app.llm?.judgeModel;
+  if (!judgeModel)
+    throw new CandorError(
+      'input_invalid',
+      'judge add needs a model: give --model MODEL, or configure a model (OPENAI_API_KEY, OPENAI_BASE_URL or AZURE_OPENAI_*; CANDOR_JUDGE_MODEL names the judge model).',
+    );
   const defaults = app.config.review.tasks.find((t) => t.id === task);
   const spec = await addJudgeSpec(app.store.db, {
     name,
     task: task as 'abstention',
     criteria: criteria.startsWith('@') ? readFileSync(criteria.slice(1), 'utf8') : criteria,
     outcomes: outcomes ? outcomes.split(',').map((o) => o.trim()) : [...(defaults?.outcomes ?? [])],
-    model: model ?? app.llm?.judgeModel ?? '',
+    model: judgeModel,
   });
   out(args.values.json ? JSON.stringify(spec) : `added judge ${spec.name}@${spec.version} (${spec.task}, ${spec.model})`);
   return 0;
@@ -177,9 +192,78 @@ export async function reportCommand(app: CommandServices, args: ReviewArgs, out:
   } else {
     stored = await findReport(app.store);
   }
-  if (!stored) throw new CandorError('input_invalid', 'No agreement report yet. Run one now with: candor report agreement --run');
+  if (!stored) {
+    // Nothing to report is an answer, not a failure: scripts get a JSON object and exit 0.
+    const message = 'No agreement report yet. Run one now with: candor report agreement --run';
+    out(args.values.json ? JSON.stringify({ report: null, message }) : message);
+    return 0;
+  }
   const tasks = args.values.task ? stored.tasks.filter((t) => t.task === args.values.task) : stored.tasks;
   const report = { ...stored, tasks };
   out(args.values.json ? JSON.stringify(report) : formatReport(report));
   return 0;
+}
+
+/** `candor review sample|show|label|import` and `candor judge add|list`. */
+export function registerReview(program: Command, cli: Cli): void {
+  const review = program.command('review').description('sample interactions for review and label them from a terminal');
+  const run = (purpose: string, positionals: string[], values: ReviewArgs['values']) =>
+    cli.withApp(purpose, (app) => reviewCommand(app, { positionals: ['review', ...positionals], values }, cli.print));
+  review
+    .command('sample')
+    .description('pick interactions for review now (stratified, near calls first)')
+    .option('--seed <n>', 'the sampling seed (default: the clock)', wholeNumber(0, 2 ** 31 - 1))
+    .addOption(jsonOption())
+    .action(async (opts: { seed?: number; json?: boolean }) =>
+      cli.done(await run('review sample', ['sample'], { ...opts, seed: opts.seed === undefined ? undefined : String(opts.seed) })),
+    );
+  review
+    .command('show')
+    .description('a sample with the labelling criteria')
+    .argument('<id>', 'the sample number (from review sample)')
+    .addOption(jsonOption())
+    .action(async (id: string, opts: { json?: boolean }) => cli.done(await run('review show', ['show', id], opts)));
+  review
+    .command('label')
+    .description('label a sample from a terminal (NAME listed as cli:NAME in CANDOR_REVIEWERS)')
+    .argument('<id>', 'the sample number')
+    .argument('<task>', 'the task (abstention, factuality, …)')
+    .argument('<label>', "one of the task's labels")
+    .requiredOption('--as <name>', 'your reviewer name')
+    .option('--remove', 'take the label back')
+    .addOption(jsonOption())
+    .action(async (id: string, task: string, label: string, opts: { as: string; remove?: boolean; json?: boolean }) =>
+      cli.done(await run('review label', ['label', id, task, label], opts)),
+    );
+  review
+    .command('import')
+    .description("an outside annotator's labels (replies with labels, .jsonl)")
+    .argument('<file>', 'the labelled replies')
+    .requiredOption('--annotator <name>', 'who labelled them')
+    .requiredOption('--task <task>', 'abstention or factuality')
+    .addOption(jsonOption())
+    .action(async (file: string, opts: { annotator: string; task: string; json?: boolean }) =>
+      cli.done(await run('review import', ['import', file], opts)),
+    );
+
+  const judge = program.command('judge').description('judge specs: the criteria, outcomes and model a judge labels with');
+  judge
+    .command('add')
+    .description('a judge spec (adding a name again makes its next version)')
+    .requiredOption('--name <name>', "the judge's name")
+    .requiredOption('--task <task>', 'the task it labels (abstention, factuality, …)')
+    .requiredOption('--criteria <text>', 'the criteria, or @FILE to read them from a file')
+    .option('--outcomes <list>', "its labels, comma-separated (default: the task's)")
+    .option('--model <model>', 'the model it runs on (default: CANDOR_JUDGE_MODEL, else CANDOR_CHAT_MODEL)')
+    .addOption(jsonOption())
+    .action(async (opts: ReviewArgs['values']) =>
+      cli.done(await cli.withApp('judge add', (app) => judgeCommand(app, { positionals: ['judge', 'add'], values: opts }, cli.print))),
+    );
+  judge
+    .command('list')
+    .description('judge specs, every version')
+    .addOption(jsonOption())
+    .action(async (opts: { json?: boolean }) =>
+      cli.done(await cli.withApp('judge list', (app) => judgeCommand(app, { positionals: ['judge', 'list'], values: opts }, cli.print))),
+    );
 }

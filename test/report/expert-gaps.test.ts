@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashUserId } from '../../src/ask/record-interaction.js';
 import { consoleRoutes } from '../../src/channels/http/console/console-routes.js';
 import { startHttpServer, type RunningServer } from '../../src/channels/http/http-server.js';
-import { commandHelp } from '../../src/cli-help.js';
 import { expertGapsCommand } from '../../src/cli/gaps-commands.js';
 import { kbFactsCommand } from '../../src/cli/kb-commands.js';
+import { commandHelp } from '../../src/cli/program.js';
 import { formatGaps } from '../../src/cli/report-gaps.js';
 import { createConsoleFactEdits, createConsoleReads } from '../../src/console/console-reads.js';
 import { createFeedbackService } from '../../src/feedback/feedback-service.js';
@@ -138,11 +138,13 @@ describe('closing KB gaps from the CLI, and seeing them in the console', () => {
   }, 60_000);
 
   it('help pages document the new commands', () => {
-    expect(commandHelp('gaps')).toMatch(/candor gaps answer GAP_ID --text TEXT --as NAME \[--kb NAME\]/);
+    expect(commandHelp('gaps answer')).toMatch(/^Usage: candor gaps answer \[options\] <gapId>/);
+    for (const option of ['--text <text>', '--as <name>', '--kb <name>', '--json']) expect(commandHelp('gaps answer')).toContain(option);
     expect(commandHelp('gaps')).toContain('CANDOR_EXPERTS_DELIVER_MS');
-    expect(commandHelp('kb')).toMatch(/candor kb retire FACT_ID/);
-    expect(commandHelp('kb')).toMatch(/candor kb confirm FACT_ID --as NAME \[--text TEXT\]/);
-    expect(commandHelp('report')).toMatch(/open, asked/);
+    expect(commandHelp('kb retire')).toMatch(/^Usage: candor kb retire \[options\] <factId>/);
+    expect(commandHelp('kb confirm')).toMatch(/^Usage: candor kb confirm \[options\] <factId>/);
+    expect(commandHelp('kb confirm')).toContain('--text <text>');
+    expect(commandHelp('report gaps')).toMatch(/open, asked/);
   });
 
   describe('then, in process on the same store', () => {

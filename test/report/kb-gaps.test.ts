@@ -123,8 +123,8 @@ describe('KB gaps: thirty refusals on three topics', () => {
     );
     expect(text.stdout).toMatch(/^ +10× shuttle \/ bus/m);
     const bad = await candorInProcess(['report', 'gaps', '--days', 'lots'], { CANDOR_DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-    expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('--days must be a whole number');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("option '--days <n>' argument 'lots' is invalid");
   }, 60_000);
 });
 

@@ -46,6 +46,16 @@ describe('check-boundaries rules', () => {
     ]);
   });
 
+  it('a command or job that imports the composition root fails; entry points pass', () => {
+    expect(checkFiles([file('src/eval/loo-command.ts', '../main.js'), file('src/review/review-schedules.ts', '../main.js')])).toEqual([
+      expect.stringContaining('(the composition root (src/main.ts) only in entry points'),
+      expect.stringContaining('(the composition root (src/main.ts) only in entry points'),
+    ]);
+    expect(
+      checkFiles([file('src/cli/ask-command.ts', '../main.js'), file('src/serve.ts', './main.js'), file('src/cli.ts', './main.js')]),
+    ).toEqual([]);
+  });
+
   it('an import cycle fails, type-only imports too, and names each module on it; a chain without a cycle passes', () => {
     const cycle = [
       { path: 'src/ask/ask-service.ts', text: "import type { R } from './record-interaction.js';" },

@@ -1,0 +1,95 @@
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+
+import { embedMissingFacts, type EmbedSummary } from '../kb/embed-facts.js';
+import { ingestPaths, kbStatus, type IngestOptions, type IngestSummary } from '../kb/ingest/ingest.js';
+import { extractFacts } from '../llm/extract-facts.js';
+import type { Services } from '../services.js';
+import type { Cli } from './cli-context.js';
+import { jsonOption, kbOption } from './cli-options.js';
+import { count, seconds } from './format.js';
+
+/** Beside the code (src/ or dist/src/), so `candor start` finds it from any working directory. */
+export const EXAMPLE_KB = [fileURLToPath(new URL('../../examples/kb', import.meta.url))];
+
+type IngestServices = Pick<Services, 'store' | 'config' | 'llm'>;
+
+/** `candor ingest PATH... [--kb NAME] [--json]`. */
+export function registerIngest(program: Command, cli: Cli): void {
+  program
+    .command('ingest')
+    .description('documents (.txt .md .html .pdf .docx) or facts (.jsonl) → facts of a knowledge base')
+    .argument('<paths...>', 'files or folders')
+    .addOption(kbOption())
+    .addOption(jsonOption())
+    .addHelpText(
+      'after',
+      '\nDocuments are split into facts; .jsonl lines {"id","text","source"?} are taken as facts. Unchanged files change\n' +
+        'nothing; a changed file makes a new KB version. Exit code 1 when a file could not be read (the rest is stored).',
+    )
+    .action(async (paths: string[], opts: { kb?: string; json?: boolean }) => {
+      const kb = opts.kb ?? cli.settings().kb.defaultName;
+      const code = await cli.withApp('ingest', async (app) => {
+        const summary = await ingestPaths(app.store.db, paths, ingestOptions(app, kb, cli));
+        const embeddings = await embedAfterIngest(app, kb, cli);
+        printIngest(embeddings.summary ? { ...summary, embeddings: embeddings.summary } : summary, opts.json === true);
+        // a file that could not be read fails the run (the rest of the batch is stored all the same)
+        return summary.errors.length > 0 || (summary.documents === 0 && summary.skipped.length > 0) || embeddings.failed ? 1 : 0;
+      });
+      cli.done(code);
+    });
+}
+
+/** Ingests the example documents when the KB has no facts yet (`candor start`). */
+export async function ensureExampleKb(app: IngestServices, kb: string, cli: Cli): Promise<void> {
+  const status = await kbStatus(app.store.db, kb);
+  if (status && status.facts > 0) return;
+  cli.progress(`knowledge base "${kb}" is empty: ingesting the example documents in ${EXAMPLE_KB.join(', ')}`);
+  const summary = await ingestPaths(app.store.db, EXAMPLE_KB, ingestOptions(app, kb, cli));
+  printIngest(summary, false, process.stderr);
+  await embedAfterIngest(app, kb, cli);
+}
+
+function ingestOptions(app: IngestServices, kb: string, cli: Cli): IngestOptions {
+  const llm = app.llm;
+  return {
+    kb,
+    onProgress: cli.progress,
+    limits: app.config.ingest,
+    sourceUrls: app.config.kb.sourceUrls,
+    // LLM fact extraction when CANDOR_FACT_EXTRACTION=llm (config guarantees a model then)
+    ...(app.config.kb.factExtraction === 'llm' && llm ? { extractFacts: (passage) => extractFacts(llm, passage) } : {}),
+  };
+}
+
+/**
+ * With an embedding model configured, embeds the facts that have none yet.
+ * A failure keeps the facts (retrieval stays lexical for them) and says how to resume.
+ */
+async function embedAfterIngest(app: IngestServices, kb: string, cli: Cli): Promise<{ summary?: EmbedSummary; failed: boolean }> {
+  if (!app.llm?.embeddingModel) return { failed: false };
+  try {
+    const summary = await embedMissingFacts(app.store.db, app.llm, kb, { onProgress: cli.progress });
+    if (summary.embedded > 0) cli.progress(`embedded ${count(summary.embedded, 'fact')} with ${summary.model}`);
+    return { summary, failed: false };
+  } catch (error) {
+    cli.progress(`facts are stored, but embedding them failed (${(error as Error).message}); run the same ingest again to resume`);
+    return { failed: true };
+  }
+}
+
+function printIngest(s: IngestSummary & { embeddings?: EmbedSummary }, json: boolean, out: NodeJS.WritableStream = process.stdout): void {
+  for (const error of s.errors) process.stderr.write(`candor: failed ${error.path}: ${error.reason}\n`);
+  if (json) return void out.write(`${JSON.stringify(s)}\n`);
+  out.write(
+    `knowledge base "${s.kb.name}" is at version ${s.kb.version}: ${count(s.documents, 'document')} (${s.added} added, ${s.changed} changed, ${s.unchanged} unchanged), ` +
+      `${count(s.facts, 'fact')} stored, ${s.retiredFacts} retired, ${s.skipped.length} skipped, ${s.errors.length} failed, ${seconds(s.ms)}\n`,
+  );
+  for (const [type, c] of Object.entries(s.byType)) {
+    out.write(
+      `  ${type}: ${count(c.files, 'file')}, ${count(c.facts, 'fact')} stored (${count(c.tableRows, 'table row')}), ${c.skipped} skipped, ${c.errors} failed\n`,
+    );
+  }
+  for (const skip of s.skipped.slice(0, 20)) process.stderr.write(`  skipped ${skip.path}: ${skip.reason}\n`);
+  if (s.skipped.length > 20) process.stderr.write(`  … and ${s.skipped.length - 20} more skipped\n`);
+}
