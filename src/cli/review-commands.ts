@@ -30,7 +30,8 @@ export interface ReviewArgs {
     criteria?: string;
     outcomes?: string;
     model?: string;
-    seed?: string;
+    /** Parsed by the command line (a whole number). @default the clock */
+    seed?: number | undefined;
     run?: boolean;
     remove?: boolean;
   };
@@ -44,8 +45,7 @@ export async function reviewCommand(app: CommandServices, args: ReviewArgs, out:
   const { review } = app.config;
   switch (sub) {
     case 'sample': {
-      const seed = args.values.seed ? Number(args.values.seed) : Date.now() % 2 ** 31;
-      if (!Number.isInteger(seed)) throw new CandorError('input_invalid', '--seed must be a whole number');
+      const seed = args.values.seed ?? Date.now() % 2 ** 31;
       const picked = await sampleInteractions(app.store.db, {
         answeredRate: review.answeredRate,
         abstainedRate: review.abstainedRate,
@@ -214,9 +214,7 @@ export function registerReview(program: Command, cli: Cli): void {
     .description('pick interactions for review now (stratified, near calls first)')
     .option('--seed <n>', 'the sampling seed (default: the clock)', wholeNumber(0, 2 ** 31 - 1))
     .addOption(jsonOption())
-    .action(async (opts: { seed?: number; json?: boolean }) =>
-      cli.done(await run('review sample', ['sample'], { ...opts, seed: opts.seed === undefined ? undefined : String(opts.seed) })),
-    );
+    .action(async (opts: { seed?: number; json?: boolean }) => cli.done(await run('review sample', ['sample'], opts)));
   review
     .command('show')
     .description('a sample with the labelling criteria')
