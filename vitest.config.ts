@@ -5,7 +5,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // A folder for the run's migrated-store template (test/support/migrated-store.ts), removed at the end.
     globalSetup: ['test/support/store-template.ts'],
-    // PGlite takes ~2 s and ~700 MB to create; a store is made once per suite, hence the long hook timeout.
+    // A `memory://` PGlite loads a migrated template instead of running initdb and every migration.
+    setupFiles: ['test/support/memory-store-template.ts'],
+    // A store is made once per suite (a copy of a template: well under a second; several seconds on a loaded machine).
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -3,6 +3,12 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
+/**
+ * A test that starts `candor` processes: each costs node and tsx's start (~1.7 s) and opening the store, and a
+ * loaded two-core CI machine is 2–3× slower than a quiet one; a hang is what must fail, not a busy machine.
+ */
+export const PROCESS_TEST_MS = 120_000;
+
 export interface CliRun {
   readonly child: ChildProcess;
   stderr(): string;
@@ -34,7 +40,7 @@ export function runCli(args: string[], env: Record<string, string>): CliRun {
     stderr: () => stderr,
     stdout: () => stdout,
     exited,
-    serving: (timeoutMs = 30_000) =>
+    serving: (timeoutMs = 90_000) =>
       new Promise<string>((resolve, reject) => {
         const started = Date.now();
         const poll = setInterval(() => {

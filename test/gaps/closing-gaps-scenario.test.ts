@@ -30,6 +30,7 @@ import {
 import { cardOf, conversationPath, messagesIn, press, pressValue, type Presser, type SentCard } from '../channels/teams/teams-cards.js';
 import { post, repliesTo, startFakeConnector, teamsActivity, type TeamsRig } from '../channels/teams/teams-harness.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles } from '../support/compose.js';
+import { migratedStore } from '../support/migrated-store.js';
 
 /**
  * Issue 19's scenario, end to end over real HTTP: the real Bolt app (signed requests, the Web API on a fake)
@@ -171,7 +172,8 @@ describe('closing knowledge gaps: Slack and Teams askers, experts in both, a res
     slack = await startFakeSlack();
     connector = (await startFakeConnector()) as typeof connector;
     env = {
-      CANDOR_DATA_DIR: files.path('data'),
+      // A copy of an empty migrated store, on disk: the restart below finds what the first server stored.
+      CANDOR_DATA_DIR: await migratedStore(files.path('data')),
       LOG_LEVEL: 'silent',
       SLACK_BOT_TOKEN: BOT_TOKEN,
       SLACK_SIGNING_SECRET: SIGNING_SECRET,

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { commandPaths } from '../../src/cli/program.js';
+import { PROCESS_TEST_MS } from '../channels/run-cli.js';
 import { candorInProcess } from '../support/cli-in-process.js';
 import { tempFiles } from '../support/compose.js';
 import { migratedStore } from '../support/migrated-store.js';
@@ -117,24 +118,28 @@ describe('the npm package', () => {
     expect(run(process.execPath, [bin, 'nosuch', '--help'], { cwd: dirs.dir }).code).toBe(2);
   });
 
-  it('the container image’s start command (ENTRYPOINT + CMD of deploy/Dockerfile) runs the built CLI', () => {
-    const dockerfile = readFileSync(join(ROOT, 'deploy/Dockerfile'), 'utf8');
-    const entrypoint = JSON.parse(/^ENTRYPOINT (\[.*\])$/m.exec(dockerfile)![1]!) as string[];
-    const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]!) as string[];
-    expect(entrypoint).toEqual(['node', 'bin/candor.js']);
-    const packageDir = join(dirs.dir, 'package');
-    expect(existsSync(join(packageDir, entrypoint[1]!))).toBe(true);
-    expect(existsSync(join(packageDir, 'dist/src/cli.js'))).toBe(true);
-    const help = run(process.execPath, [entrypoint[1]!, ...cmd, '--help'], { cwd: packageDir });
-    expect(help.code, help.stderr).toBe(0);
-    expect(help.stdout).toMatch(/^Usage: candor serve/);
-    const migrated = run(process.execPath, [entrypoint[1]!, 'migrate'], {
-      cwd: packageDir,
-      env: { CANDOR_DATA_DIR: join(dirs.dir, 'migrated') },
-    });
-    expect(migrated.code, migrated.stderr).toBe(0);
-    expect(migrated.stderr).toContain('migrations applied (store: pglite)');
-  });
+  it(
+    'the container image’s start command (ENTRYPOINT + CMD of deploy/Dockerfile) runs the built CLI',
+    () => {
+      const dockerfile = readFileSync(join(ROOT, 'deploy/Dockerfile'), 'utf8');
+      const entrypoint = JSON.parse(/^ENTRYPOINT (\[.*\])$/m.exec(dockerfile)![1]!) as string[];
+      const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]!) as string[];
+      expect(entrypoint).toEqual(['node', 'bin/candor.js']);
+      const packageDir = join(dirs.dir, 'package');
+      expect(existsSync(join(packageDir, entrypoint[1]!))).toBe(true);
+      expect(existsSync(join(packageDir, 'dist/src/cli.js'))).toBe(true);
+      const help = run(process.execPath, [entrypoint[1]!, ...cmd, '--help'], { cwd: packageDir });
+      expect(help.code, help.stderr).toBe(0);
+      expect(help.stdout).toMatch(/^Usage: candor serve/);
+      const migrated = run(process.execPath, [entrypoint[1]!, 'migrate'], {
+        cwd: packageDir,
+        env: { CANDOR_DATA_DIR: join(dirs.dir, 'migrated') },
+      });
+      expect(migrated.code, migrated.stderr).toBe(0);
+      expect(migrated.stderr).toContain('migrations applied (store: pglite)');
+    },
+    PROCESS_TEST_MS,
+  );
 
   describe('with the CPF facts ingested by the packed CLI from another working directory', () => {
     const env = { CANDOR_DATA_DIR: join(dirs.dir, 'data') };
@@ -160,35 +165,39 @@ describe('the npm package', () => {
       expect(body).toMatchObject({ decision: 'abstain', answer: null, refusal: expect.any(String), interactionId: expect.any(Number) });
     });
 
-    it('`candor ask --json` prints the same object as POST /api/ask for the same question', async () => {
-      expect(ingested.code, ingested.stderr).toBe(0);
-      const cpf = { ...env, CANDOR_KB: 'cpf' };
-      const question = 'Can the minimum income criterion be waived for workers who want to work more but are unable to?';
-      const cli = JSON.parse(run(process.execPath, [bin, 'ask', question, '--json'], { cwd: dirs.dir, env: cpf }).stdout) as Record<
-        string,
-        unknown
-      >;
-      const server = serving(process.execPath, [bin, 'serve'], { cwd: dirs.dir, env: { ...cpf, PORT: '0' } });
-      const url = await server.url;
-      const api = (await (
-        await fetch(`${url}/api/ask`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ question }),
-        })
-      ).json()) as Record<string, unknown>;
-      server.child.kill('SIGTERM');
-      await server.exited;
-      const stable = ({ traceId, latencyMs, interactionId, ...rest }: Record<string, unknown>) => [
-        rest,
-        typeof traceId,
-        typeof latencyMs,
-        typeof interactionId,
-      ];
-      expect(Object.keys(cli).sort()).toEqual(Object.keys(api).sort());
-      expect(stable(cli)).toEqual(stable(api));
-      expect(cli.decision).toBe('answer');
-    }, 60_000);
+    it(
+      '`candor ask --json` prints the same object as POST /api/ask for the same question',
+      async () => {
+        expect(ingested.code, ingested.stderr).toBe(0);
+        const cpf = { ...env, CANDOR_KB: 'cpf' };
+        const question = 'Can the minimum income criterion be waived for workers who want to work more but are unable to?';
+        const cli = JSON.parse(run(process.execPath, [bin, 'ask', question, '--json'], { cwd: dirs.dir, env: cpf }).stdout) as Record<
+          string,
+          unknown
+        >;
+        const server = serving(process.execPath, [bin, 'serve'], { cwd: dirs.dir, env: { ...cpf, PORT: '0' } });
+        const url = await server.url;
+        const api = (await (
+          await fetch(`${url}/api/ask`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ question }),
+          })
+        ).json()) as Record<string, unknown>;
+        server.child.kill('SIGTERM');
+        await server.exited;
+        const stable = ({ traceId, latencyMs, interactionId, ...rest }: Record<string, unknown>) => [
+          rest,
+          typeof traceId,
+          typeof latencyMs,
+          typeof interactionId,
+        ];
+        expect(Object.keys(cli).sort()).toEqual(Object.keys(api).sort());
+        expect(stable(cli)).toEqual(stable(api));
+        expect(cli.decision).toBe('answer');
+      },
+      PROCESS_TEST_MS,
+    );
   });
 
   it('`candor start` serves the example KB from any working directory, and SIGTERM stops it', async () => {

@@ -53,7 +53,7 @@ export function startServe(env: Record<string, string>, options: ServeOptions = 
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let pid = options.namespace ? 0 : child.pid!;
-  const serving = (timeoutMs = 45_000) =>
+  const serving = (timeoutMs = 90_000) =>
     new Promise<string>((resolve, reject) => {
       const started = Date.now();
       const poll = setInterval(() => {

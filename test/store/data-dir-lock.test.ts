@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { lockDataDir } from '../../src/store/data-dir-lock.js';
 import { currentIdentity, provablyGone } from '../../src/store/process-identity.js';
-import { runCli } from '../channels/run-cli.js';
+import { PROCESS_TEST_MS, runCli } from '../channels/run-cli.js';
 import { candorInProcess } from '../support/cli-in-process.js';
 import { migratedStore } from '../support/migrated-store.js';
 
@@ -91,17 +91,21 @@ describe('one process per embedded data folder', () => {
       expect(note(dir)).toMatchObject({ pid: process.pid, host: hostname(), command: 'serve' });
       lock.release();
     },
-    30_000,
+    PROCESS_TEST_MS,
   );
 
-  it("of several processes racing for a dead holder's folder, exactly one takes it", async () => {
-    const dir = fresh();
-    const first = await holder(dir);
-    await killed(first.child);
-    const lines = (await Promise.all(Array.from({ length: 5 }, () => holder(dir)))).map((h) => h.line);
-    expect(lines.filter((l) => l === 'locked')).toHaveLength(1);
-    expect(lines.filter((l) => l.startsWith('refused: store_locked'))).toHaveLength(4);
-  }, 30_000);
+  it(
+    "of several processes racing for a dead holder's folder, exactly one takes it",
+    async () => {
+      const dir = fresh();
+      const first = await holder(dir);
+      await killed(first.child);
+      const lines = (await Promise.all(Array.from({ length: 5 }, () => holder(dir)))).map((h) => h.line);
+      expect(lines.filter((l) => l === 'locked')).toHaveLength(1);
+      expect(lines.filter((l) => l.startsWith('refused: store_locked'))).toHaveLength(4);
+    },
+    PROCESS_TEST_MS,
+  );
 
   it('takes over an older note-only lock whose process died (no socket was left)', async () => {
     const dir = fresh();
@@ -134,22 +138,26 @@ describe('one process per embedded data folder', () => {
 
   // The server and the first refused command are processes of their own; the commands after it run in this
   // process (one more that is not the server), through the bin's entry point, on a copy of a migrated store.
-  it('candor ingest against a folder a running server holds fails with the reason, and nothing is lost: it works once the server stops', async () => {
-    const dir = fresh();
-    const env = { CANDOR_DATA_DIR: await migratedStore(join(dir, 'data')), PORT: '0', LOG_LEVEL: 'warn' };
-    const server = runCli(['serve'], env);
-    await server.serving();
-    const refused = runCli(['ingest', 'examples/policybench/cpf-facts.jsonl', '--kb', 'cpf'], env);
-    expect(await refused.exited).toBe(1);
-    expect(refused.stderr()).toContain(`The embedded database in ${join(dir, 'data')} is in use by process ${server.child.pid}`);
-    expect(refused.stderr()).toContain('"candor serve"');
-    expect(refused.stdout()).toBe('');
-    server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
-    const again = await candorInProcess(['ingest', 'examples/policybench/cpf-facts.jsonl', '--kb', 'cpf', '--json'], env);
-    expect(again.code, again.stderr).toBe(0);
-    expect(JSON.parse(again.stdout)).toMatchObject({ kb: { name: 'cpf', version: 1 }, facts: 112 });
-  }, 60_000);
+  it(
+    'candor ingest against a folder a running server holds fails with the reason, and nothing is lost: it works once the server stops',
+    async () => {
+      const dir = fresh();
+      const env = { CANDOR_DATA_DIR: await migratedStore(join(dir, 'data')), PORT: '0', LOG_LEVEL: 'warn' };
+      const server = runCli(['serve'], env);
+      await server.serving();
+      const refused = runCli(['ingest', 'examples/policybench/cpf-facts.jsonl', '--kb', 'cpf'], env);
+      expect(await refused.exited).toBe(1);
+      expect(refused.stderr()).toContain(`The embedded database in ${join(dir, 'data')} is in use by process ${server.child.pid}`);
+      expect(refused.stderr()).toContain('"candor serve"');
+      expect(refused.stdout()).toBe('');
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      const again = await candorInProcess(['ingest', 'examples/policybench/cpf-facts.jsonl', '--kb', 'cpf', '--json'], env);
+      expect(again.code, again.stderr).toBe(0);
+      expect(JSON.parse(again.stdout)).toMatchObject({ kb: { name: 'cpf', version: 1 }, facts: 112 });
+    },
+    PROCESS_TEST_MS,
+  );
 
   it('a refused command leaves the server alone: it still answers, and releases the folder when it stops', async () => {
     const dir = fresh();

@@ -2,8 +2,10 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { runCli } from '../channels/run-cli.js';
+import { PROCESS_TEST_MS, runCli } from '../channels/run-cli.js';
+import { candorInProcess } from '../support/cli-in-process.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles } from '../support/compose.js';
+import { migratedStore } from '../support/migrated-store.js';
 
 const CALLER_TRACE = '0af7651916cd43dd8448eb211c80319c';
 const CALLER_SPAN = 'b7ad6b7169203331';
@@ -63,51 +65,61 @@ describe('OTLP export configured by the standard OTEL_* variables', () => {
 
   beforeAll(async () => {
     collector = await startCollector();
-    const ingest = runCli(['ingest', files.path('handbook.jsonl'), '--kb', 'handbook'], { CANDOR_DATA_DIR: dataDir });
-    expect(await ingest.exited, ingest.stderr()).toBe(0);
-  }, 60_000);
+    // The KB, ingested in this process (the bin's entry point) into a copy of an empty migrated store: the server is what is under test.
+    await migratedStore(dataDir);
+    const ingest = await candorInProcess(['ingest', files.path('handbook.jsonl'), '--kb', 'handbook'], { CANDOR_DATA_DIR: dataDir });
+    expect(ingest.code, ingest.stderr).toBe(0);
+  });
   afterAll(async () => {
     await collector?.close();
     files.cleanup();
   });
 
-  it('http/json: the ask’s spans arrive in the caller’s trace, under a SERVER span, with the resource attributes and headers', async () => {
-    collector.exports.length = 0;
-    await serveAndAsk(otel({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }));
-    expect(collector.exports.length).toBeGreaterThan(0);
-    const sent = collector.exports[0]!;
-    expect(sent.path).toBe('/v1/traces');
-    expect(sent.headers['content-type']).toMatch(/application\/json/);
-    expect(sent.headers['x-collector-key']).toBe('s3cret value');
-    type Attr = { key: string; value: { stringValue?: string } };
-    type Body = {
-      resourceSpans: {
-        resource: { attributes: Attr[] };
-        scopeSpans: { spans: { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number }[] }[];
-      }[];
-    };
-    const bodies = collector.exports.map((e) => JSON.parse(e.body.toString('utf8')) as Body);
-    const resource = Object.fromEntries(bodies[0]!.resourceSpans[0]!.resource.attributes.map((a) => [a.key, a.value.stringValue]));
-    expect(resource).toMatchObject({ 'service.name': 'candor-test', 'deployment.environment.name': 'ci', 'k8s.pod.name': 'candor-7d9f' });
-    const spans = bodies.flatMap((b) => b.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));
-    const inTrace = spans.filter((s) => s.traceId === CALLER_TRACE);
-    const serverSpan = inTrace.find((s) => s.name === 'POST /api/ask');
-    expect(serverSpan).toMatchObject({ kind: 2, parentSpanId: CALLER_SPAN }); // 2 = SERVER in OTLP
-    const askSpan = inTrace.find((s) => s.name === 'candor.ask');
-    expect(askSpan?.parentSpanId).toBe(serverSpan?.spanId);
-    expect(inTrace.map((s) => s.name)).toEqual(expect.arrayContaining(['candor.retrieve', 'candor.answer', 'candor.record']));
-  }, 60_000);
+  it(
+    'http/json: the ask’s spans arrive in the caller’s trace, under a SERVER span, with the resource attributes and headers',
+    async () => {
+      collector.exports.length = 0;
+      await serveAndAsk(otel({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }));
+      expect(collector.exports.length).toBeGreaterThan(0);
+      const sent = collector.exports[0]!;
+      expect(sent.path).toBe('/v1/traces');
+      expect(sent.headers['content-type']).toMatch(/application\/json/);
+      expect(sent.headers['x-collector-key']).toBe('s3cret value');
+      type Attr = { key: string; value: { stringValue?: string } };
+      type Body = {
+        resourceSpans: {
+          resource: { attributes: Attr[] };
+          scopeSpans: { spans: { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number }[] }[];
+        }[];
+      };
+      const bodies = collector.exports.map((e) => JSON.parse(e.body.toString('utf8')) as Body);
+      const resource = Object.fromEntries(bodies[0]!.resourceSpans[0]!.resource.attributes.map((a) => [a.key, a.value.stringValue]));
+      expect(resource).toMatchObject({ 'service.name': 'candor-test', 'deployment.environment.name': 'ci', 'k8s.pod.name': 'candor-7d9f' });
+      const spans = bodies.flatMap((b) => b.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));
+      const inTrace = spans.filter((s) => s.traceId === CALLER_TRACE);
+      const serverSpan = inTrace.find((s) => s.name === 'POST /api/ask');
+      expect(serverSpan).toMatchObject({ kind: 2, parentSpanId: CALLER_SPAN }); // 2 = SERVER in OTLP
+      const askSpan = inTrace.find((s) => s.name === 'candor.ask');
+      expect(askSpan?.parentSpanId).toBe(serverSpan?.spanId);
+      expect(inTrace.map((s) => s.name)).toEqual(expect.arrayContaining(['candor.retrieve', 'candor.answer', 'candor.record']));
+    },
+    PROCESS_TEST_MS,
+  );
 
-  it('http/protobuf (the OpenTelemetry default) sends protobuf to the same receiver', async () => {
-    collector.exports.length = 0;
-    await serveAndAsk(otel({}));
-    expect(collector.exports.length).toBeGreaterThan(0);
-    const sent = collector.exports[0]!;
-    expect(sent.path).toBe('/v1/traces');
-    expect(sent.headers['content-type']).toBe('application/x-protobuf');
-    // Trace ids travel as 16 raw bytes in protobuf.
-    const body = Buffer.concat(collector.exports.map((e) => e.body));
-    expect(body.includes(Buffer.from(CALLER_TRACE, 'hex'))).toBe(true);
-    expect(body.includes(Buffer.from('deployment.environment.name'))).toBe(true);
-  }, 60_000);
+  it(
+    'http/protobuf (the OpenTelemetry default) sends protobuf to the same receiver',
+    async () => {
+      collector.exports.length = 0;
+      await serveAndAsk(otel({}));
+      expect(collector.exports.length).toBeGreaterThan(0);
+      const sent = collector.exports[0]!;
+      expect(sent.path).toBe('/v1/traces');
+      expect(sent.headers['content-type']).toBe('application/x-protobuf');
+      // Trace ids travel as 16 raw bytes in protobuf.
+      const body = Buffer.concat(collector.exports.map((e) => e.body));
+      expect(body.includes(Buffer.from(CALLER_TRACE, 'hex'))).toBe(true);
+      expect(body.includes(Buffer.from('deployment.environment.name'))).toBe(true);
+    },
+    PROCESS_TEST_MS,
+  );
 });

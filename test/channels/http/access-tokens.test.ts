@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { tempFiles } from '../../support/compose.js';
+import { migratedStore } from '../../support/migrated-store.js';
 import { runCli, type CliRun } from '../run-cli.js';
 
 const API_TOKEN = 'api-token-0123456789abcdef';
@@ -16,9 +17,9 @@ describe('access tokens on a real candor serve', () => {
   let server: CliRun;
   let url: string;
   beforeAll(async () => {
-    // `start` ingests the example KB, so an authorised ask gets a real answer.
+    // `start` ingests the example KB into the empty migrated store (as on a first run), so an authorised ask gets a real answer.
     server = runCli(['start'], {
-      CANDOR_DATA_DIR: dirs.path('data'),
+      CANDOR_DATA_DIR: await migratedStore(dirs.path('data')),
       PORT: '0',
       LOG_LEVEL: 'warn',
       CANDOR_API_TOKEN: API_TOKEN,

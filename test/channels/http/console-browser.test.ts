@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { askPage } from '../../../src/channels/http/console/ask-page.js';
 import { layout } from '../../../src/channels/http/console/layout.js';
+import { candorInProcess } from '../../support/cli-in-process.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles } from '../../support/compose.js';
+import { migratedStore } from '../../support/migrated-store.js';
 import { answerDecision, BOOKLET_EVIDENCE, CAVEAT } from '../chat/decision-fixture.js';
 import { runCli, type CliRun } from '../run-cli.js';
 
@@ -33,9 +35,10 @@ describe('the console in a browser', () => {
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    const env = { CANDOR_DATA_DIR: files.path('data'), CANDOR_KB: 'handbook', LOG_LEVEL: 'warn' };
-    const ingest = runCli(['ingest', files.path('handbook.jsonl'), '--kb', 'handbook'], env);
-    expect(await ingest.exited, ingest.stderr()).toBe(0);
+    // The KB, ingested in this process (the bin's entry point) into a copy of an empty migrated store; the server is a process.
+    const env = { CANDOR_DATA_DIR: await migratedStore(files.path('data')), CANDOR_KB: 'handbook', LOG_LEVEL: 'warn' };
+    const ingest = await candorInProcess(['ingest', files.path('handbook.jsonl'), '--kb', 'handbook'], env);
+    expect(ingest.code, ingest.stderr).toBe(0);
     server = runCli(['serve'], { ...env, PORT: '0', CANDOR_CONSOLE_TOKEN: TOKEN });
     url = await server.serving(60_000);
     for (const question of [

@@ -69,12 +69,19 @@ describe('a database outage under a running server', () => {
       }
     })();
 
-    await sleep(500);
+    // Each phase lasts until it has happened (asks answered, an ask refused, asks answered again), not for a fixed time.
+    const answeredSince = (from: number) => replies.slice(from).filter((r) => r.status === 200).length;
+    await waitFor(() => answeredSince(0) >= 3, 30_000, 'asks answered before the outage');
     expect((await health()).status).toBe(200);
     own.stop();
     const down = await health();
     expect(down).toEqual({ status: 503, body: { status: 'unavailable', failing: [{ name: 'database', detail: expect.any(String) }] } });
-    await sleep(800);
+    const stopped = replies.length;
+    await waitFor(
+      () => replies.slice(stopped).some((r) => r.status === 503 && r.code === 'unavailable'),
+      30_000,
+      'an ask refused while the database is down',
+    );
     own.start();
     let back = await health();
     for (let i = 0; i < 50 && back.status !== 200; i++) {
@@ -82,7 +89,8 @@ describe('a database outage under a running server', () => {
       back = await health();
     }
     expect(back).toEqual({ status: 200, body: { status: 'ok' } });
-    await sleep(500);
+    const recovered = replies.length;
+    await waitFor(() => answeredSince(recovered) >= 3, 30_000, 'asks answered after the outage');
     asking = false;
     await stream;
 

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { runCli } from '../../channels/run-cli.js';
+import { PROCESS_TEST_MS, runCli } from '../../channels/run-cli.js';
 import { candorInProcess } from '../../support/cli-in-process.js';
 import { tempFiles } from '../../support/compose.js';
 import { migratedStore } from '../../support/migrated-store.js';
@@ -60,22 +60,26 @@ describe('the MediShield claim limit, end to end', () => {
     expectRowCited(onlyJson<DecisionJson>(run.stdout, run.stderr));
   }, 60_000);
 
-  it('POST /api/ask cites it too', async () => {
-    const run = runCli(['serve'], { ...env, PORT: '0' });
-    try {
-      const url = await run.serving();
-      const res = await fetch(`${url}/api/ask`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ question: QUESTION }),
-      });
-      expect(res.status).toBe(200);
-      expectRowCited((await res.json()) as DecisionJson);
-    } finally {
-      run.child.kill('SIGTERM');
-    }
-    expect(await run.exited).toBe(0);
-  }, 60_000);
+  it(
+    'POST /api/ask cites it too',
+    async () => {
+      const run = runCli(['serve'], { ...env, PORT: '0' });
+      try {
+        const url = await run.serving();
+        const res = await fetch(`${url}/api/ask`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ question: QUESTION }),
+        });
+        expect(res.status).toBe(200);
+        expectRowCited((await res.json()) as DecisionJson);
+      } finally {
+        run.child.kill('SIGTERM');
+      }
+      expect(await run.exited).toBe(0);
+    },
+    PROCESS_TEST_MS,
+  );
 
   it('candor ingest --json names an unreadable PDF, stores the rest and exits 1', async () => {
     mkdirSync(dirs.path('batch'));
