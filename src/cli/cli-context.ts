@@ -33,9 +33,10 @@ export function createCli(): Cli {
         failed = false;
         return code;
       } finally {
-        // A server stays open when it started; a command that failed (a server that could not start too) closes,
-        // releasing the embedded data folder. A root already closed on the way out closes again harmlessly.
-        if (failed || !options.keepOpen) await app.close().catch(() => undefined);
+        // A server stays open once it started. A command that failed (a server that could not start too) closes,
+        // releasing the embedded data folder; the error on its way up is the one to tell, not a second from close.
+        if (failed) await app.close().catch(() => undefined);
+        else if (!options.keepOpen) await app.close();
       }
     },
     print: (text) => void process.stdout.write(`${text}\n`),
