@@ -6,6 +6,7 @@ import { createCli, type Cli } from './cli-context.js';
 import { registerEval } from './eval-commands.js';
 import { registerGaps } from './gaps-commands.js';
 import { registerIngest } from './ingest-command.js';
+import { registerJudge } from './judge-commands.js';
 import { registerKb } from './kb-commands.js';
 import { registerReport } from './report-gaps.js';
 import { registerReview } from './review-commands.js';
@@ -43,6 +44,7 @@ export function buildProgram(cli: Cli): Command {
   registerAsk(program, cli);
   registerEval(program, cli);
   registerReview(program, cli);
+  registerJudge(program, cli);
   registerReport(program, cli);
   registerGaps(program, cli);
   registerKb(program, cli);

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 
 import type { AgreementReport } from '../core/review/agreement-report.js';
@@ -6,7 +5,6 @@ import { isReviewer, parseLabel, tasksFor } from '../core/review/review-tasks.js
 import { CandorError } from '../errors.js';
 import { agreementDeps, formatReport } from '../judge/agreement-deps.js';
 import { findReport, runAgreementReport } from '../judge/agreement-job.js';
-import { addJudgeSpec, listJudgeSpecs } from '../judge/judge-specs.js';
 import { importLabels } from '../review/import-labels.js';
 import { removeLabel, setLabel } from '../review/label-store.js';
 import { loadReviewItems } from '../review/review-items.js';
@@ -37,7 +35,7 @@ export interface ReviewArgs {
   };
 }
 
-type Out = (text: string) => void;
+export type Out = (text: string) => void;
 
 /** `candor review sample|show|label`: sampling and labelling from a terminal. */
 export async function reviewCommand(app: CommandServices, args: ReviewArgs, out: Out): Promise<number> {
@@ -141,45 +139,6 @@ export async function reviewCommand(app: CommandServices, args: ReviewArgs, out:
   }
 }
 
-/** `candor judge add|list`. */
-export async function judgeCommand(app: CommandServices, args: ReviewArgs, out: Out): Promise<number> {
-  const sub = args.positionals[1];
-  if (sub === 'list') {
-    const specs = await listJudgeSpecs(app.store.db);
-    out(
-      args.values.json
-        ? JSON.stringify({ judges: specs })
-        : specs
-            .map((s) => `${s.name}@${s.version}  ${s.task}  ${s.model}  prompt ${s.promptId}@${s.promptVersion}  (${s.outcomes.join('/')})`)
-            .join('\n') || 'no judges yet: candor judge add --name NAME --task TASK --criteria TEXT|@FILE',
-    );
-    return 0;
-  }
-  if (sub !== 'add') throw new CandorError('input_invalid', 'judge supports: add, list');
-  const { name, task, criteria, outcomes, model } = args.values;
-  if (!name || !task || !criteria)
-    throw new CandorError(
-      'input_invalid',
-      'Usage: candor judge add --name NAME --task TASK --criteria TEXT|@FILE [--outcomes a,b] [--model M]',
-    );
-  const judgeModel = model ?? app.llm?.judgeModel;
-  if (!judgeModel)
-    throw new CandorError(
-      'input_invalid',
-      'judge add needs a model: give --model MODEL, or configure a model (OPENAI_API_KEY, OPENAI_BASE_URL or AZURE_OPENAI_*; CANDOR_JUDGE_MODEL names the judge model).',
-    );
-  const defaults = app.config.review.tasks.find((t) => t.id === task);
-  const spec = await addJudgeSpec(app.store.db, {
-    name,
-    task: task as 'abstention',
-    criteria: criteria.startsWith('@') ? readFileSync(criteria.slice(1), 'utf8') : criteria,
-    outcomes: outcomes ? outcomes.split(',').map((o) => o.trim()) : [...(defaults?.outcomes ?? [])],
-    model: judgeModel,
-  });
-  out(args.values.json ? JSON.stringify(spec) : `added judge ${spec.name}@${spec.version} (${spec.task}, ${spec.model})`);
-  return 0;
-}
-
 /** `candor report agreement [--task T] [--json] [--run]`. */
 export async function reportCommand(app: CommandServices, args: ReviewArgs, out: Out): Promise<number> {
   if (args.positionals[1] !== 'agreement') throw new CandorError('input_invalid', 'report supports: agreement, gaps');
@@ -204,7 +163,7 @@ export async function reportCommand(app: CommandServices, args: ReviewArgs, out:
   return 0;
 }
 
-/** `candor review sample|show|label|import` and `candor judge add|list`. */
+/** `candor review sample|show|label|import`. */
 export function registerReview(program: Command, cli: Cli): void {
   const review = program.command('review').description('sample interactions for review and label them from a terminal');
   const run = (purpose: string, positionals: string[], values: ReviewArgs['values']) =>
@@ -242,26 +201,5 @@ export function registerReview(program: Command, cli: Cli): void {
     .addOption(jsonOption())
     .action(async (file: string, opts: { annotator: string; task: string; json?: boolean }) =>
       cli.done(await run('review import', ['import', file], opts)),
-    );
-
-  const judge = program.command('judge').description('judge specs: the criteria, outcomes and model a judge labels with');
-  judge
-    .command('add')
-    .description('a judge spec (adding a name again makes its next version)')
-    .requiredOption('--name <name>', "the judge's name")
-    .requiredOption('--task <task>', 'the task it labels (abstention, factuality, …)')
-    .requiredOption('--criteria <text>', 'the criteria, or @FILE to read them from a file')
-    .option('--outcomes <list>', "its labels, comma-separated (default: the task's)")
-    .option('--model <model>', 'the model it runs on (default: CANDOR_JUDGE_MODEL, else CANDOR_CHAT_MODEL)')
-    .addOption(jsonOption())
-    .action(async (opts: ReviewArgs['values']) =>
-      cli.done(await cli.withApp('judge add', (app) => judgeCommand(app, { positionals: ['judge', 'add'], values: opts }, cli.print))),
-    );
-  judge
-    .command('list')
-    .description('judge specs, every version')
-    .addOption(jsonOption())
-    .action(async (opts: { json?: boolean }) =>
-      cli.done(await cli.withApp('judge list', (app) => judgeCommand(app, { positionals: ['judge', 'list'], values: opts }, cli.print))),
     );
 }
