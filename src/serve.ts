@@ -30,21 +30,31 @@ type Stop = () => unknown;
 export async function serve(app: Candor): Promise<void> {
   // Stopped newest first; the store last.
   const started: Stop[] = [() => app.close()];
+  let stopping: Promise<never> | undefined;
+  const shutdown = (signal: string, exitCode = 0): Promise<never> =>
+    (stopping ??= (async () => {
+      app.log(exitCode === 0 ? 'info' : 'error', 'shutting down', { signal });
+      // A part that does not stop cleanly (a store on a failed disk; the next start replays its WAL) exits non-zero.
+      return process.exit((await stopAll(started, app.log)) ? exitCode : exitCode || 1);
+    })());
+  // Listening before anything starts: until a listener exists the operating system's default for SIGTERM applies (the
+  // process dies at once, the store unclosed), and a supervisor may signal as soon as it reads "serving", or earlier.
+  const onSigint = () => void shutdown('SIGINT');
+  const onSigterm = () => void shutdown('SIGTERM');
+  process.once('SIGINT', onSigint);
+  process.once('SIGTERM', onSigterm);
+  // EX_SOFTWARE: the supervisor (Kubernetes, compose, systemd) starts a clean process.
+  const unguard = guardProcess({ log: app.log, fatal: (reason) => void shutdown(reason, 70) });
   try {
     await start(app, started);
   } catch (error) {
+    if (stopping) return stopping; // a signal came during the start: its shutdown ends the process
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigterm);
+    unguard();
     await stopAll(started, app.log);
     throw error;
   }
-  const shutdown = async (signal: string, exitCode = 0) => {
-    app.log(exitCode === 0 ? 'info' : 'error', 'shutting down', { signal });
-    // A part that does not stop cleanly (a store on a failed disk; the next start replays its WAL) exits non-zero.
-    process.exit((await stopAll(started, app.log)) ? exitCode : exitCode || 1);
-  };
-  // EX_SOFTWARE: the supervisor (Kubernetes, compose, systemd) starts a clean process.
-  guardProcess({ log: app.log, fatal: (reason) => void shutdown(reason, 70) });
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
 async function start(app: Candor, started: Stop[]): Promise<void> {
