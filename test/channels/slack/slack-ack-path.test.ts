@@ -226,7 +226,14 @@ describe('Slack acknowledgements before answers (HTTP)', () => {
     kb?.cleanup();
   });
 
-  it('acknowledges a burst of questions before answering them, then answers each once', async () => {
+  it('acknowledges a burst of questions without waiting for their answers, then answers each once', async () => {
+    // Slack holds the first answer 5 s: an acknowledgement that waited for an answer would come after that.
+    let held = false;
+    rig.slack.use((call) => {
+      if (held || call.path !== '/api/chat.postMessage' || call.body.channel !== 'CBURST') return undefined;
+      held = true;
+      return { delayMs: 5000, body: { ok: true, channel: 'CBURST', ts: '1700000888.000100' } };
+    });
     const events = Array.from({ length: 20 }, () =>
       slackEvent({ text: `<@${BOT_USER}> What does MediShield Life cover?`, channel: 'CBURST' }),
     );
@@ -236,10 +243,11 @@ describe('Slack acknowledgements before answers (HTTP)', () => {
     );
     expect(acks.map((a) => a.status)).toEqual(events.map(() => 200));
     const posts = () => rig.slack.calls.slice(before).filter((c) => c.path === '/api/chat.postMessage' && c.body.channel === 'CBURST');
-    await waitFor(() => posts().length === events.length, 20_000, 'every question answered');
-    const lastAck = Math.max(...acks.map((a) => a.at));
-    // The first question may have come alone (acknowledged before the second arrived): it is answered at once.
-    expect(posts().filter((p) => p.at < lastAck).length).toBeLessThanOrEqual(1);
+    await waitFor(() => posts().length === events.length, 30_000, 'every question answered');
+    // Every acknowledgement came back before the first answer was through (not whether answers began before the
+    // last request arrived: on a loaded machine the burst itself is spread out, and answering early is right).
+    const firstPost = Math.min(...posts().map((p) => p.at));
+    expect(Math.max(...acks.map((a) => a.at))).toBeLessThan(firstPost + 5000);
     expect(new Set(posts().map((p) => p.body.thread_ts))).toEqual(new Set(events.map((e) => e.ts)));
   });
 
