@@ -23,10 +23,11 @@ export interface Cli {
 export function createCli(): Cli {
   let config: Config | undefined;
   let exitCode = 0;
+  const settings = () => (config ??= loadConfig());
   return {
-    settings: () => (config ??= loadConfig()),
+    settings,
     async withApp(purpose, run, options = {}) {
-      const app = await buildCandor((config ??= loadConfig()), { purpose });
+      const app = await buildCandor(settings(), { purpose });
       let failed = true;
       try {
         const code = await run(app);
