@@ -1,4 +1,5 @@
 import { normaliseWhitespace } from './normalise.js';
+import { lineCells, type PlacedRun } from './pdf-cells.js';
 
 /** One run of text as a PDF places it: baseline origin (PDF units, y upwards), advance width, font size and weight. */
 export interface PdfRun {
@@ -35,14 +36,13 @@ export interface PdfLine {
 
 /** Runs whose baselines differ by less than this share of the font size sit on one line (superscripts included). */
 const SAME_LINE = 0.5;
-/** A horizontal gap wider than this many font sizes separates columns (a word space is about a quarter). */
-const COLUMN_GAP = 1.5;
 /** A gap wider than this share of the font size is a space between words. */
 const WORD_GAP = 0.15;
 
 /**
- * Groups a page's runs into lines (top to bottom) and each line into cells
- * separated by column-wide gaps. Pure: positions in, lines out.
+ * Groups a page's runs into lines (top to bottom) and each line into cells:
+ * separated by column-wide gaps, or by narrower ones where lines line up as
+ * the rows of a table (pdf-cells.ts). Pure: positions in, lines out.
  */
 export function groupLines(page: PdfPageText): PdfLine[] {
   const runs = [...page.runs].sort((a, b) => b.y - a.y || a.x - b.x);
@@ -53,37 +53,37 @@ export function groupLines(page: PdfPageText): PdfLine[] {
     if (anchor !== undefined && Math.abs(anchor.y - run.y) < SAME_LINE * Math.max(anchor.size, run.size)) current!.push(run);
     else groups.push([run]);
   }
-  return groups.map((group) => toLine(page.page, group)).filter((line) => line.cells.length > 0);
+  const lines = groups.map((group) => {
+    const sorted = [...group].sort((a, b) => a.x - b.x);
+    const lettered = sorted.filter((run) => /\p{L}/u.test(run.text));
+    return {
+      runs: sorted,
+      y: sorted[0]?.y ?? 0,
+      size: dominantSize(sorted),
+      bold: lettered.length > 0 && lettered.every((run) => run.bold),
+    };
+  });
+  const cells = lineCells(lines);
+  return lines
+    .map(({ y, size, bold }, i) => ({ page: page.page, y, size, bold, cells: toCells(cells[i]!, size) }))
+    .filter((line) => line.cells.length > 0);
 }
 
-function toLine(page: number, runs: PdfRun[]): PdfLine {
-  const sorted = [...runs].sort((a, b) => a.x - b.x);
-  const size = dominantSize(sorted);
-  const cells: PdfCell[] = [];
-  let text = '';
-  let x = sorted[0]?.x ?? 0;
-  let end = x;
-  for (const run of sorted) {
-    const gap = run.x - end;
-    if (text !== '' && gap > COLUMN_GAP * size) {
-      cells.push({ text: normaliseWhitespace(text), x, end });
-      text = '';
-      x = run.x;
-    } else if (text !== '' && gap > WORD_GAP * size && !/\s$/.test(text) && !/^\s/.test(run.text)) {
-      text += ' ';
-    }
-    text += run.text;
-    end = Math.max(end, run.x + run.width);
-  }
-  if (text !== '') cells.push({ text: normaliseWhitespace(text), x, end });
-  const lettered = sorted.filter((run) => /\p{L}/u.test(run.text));
-  return {
-    page,
-    y: sorted[0]?.y ?? 0,
-    size,
-    bold: lettered.length > 0 && lettered.every((run) => run.bold),
-    cells: cells.filter((cell) => cell.text !== ''),
-  };
+/** Each cell's runs joined into its text; a gap wider than a word space between two runs is a space. */
+function toCells(cells: readonly (readonly PlacedRun[])[], size: number): PdfCell[] {
+  return cells
+    .map((runs) => {
+      let text = '';
+      let end = runs[0]?.x ?? 0;
+      for (const run of runs) {
+        const gap = run.x - end;
+        if (text !== '' && gap > WORD_GAP * size && !/\s$/.test(text) && !/^\s/.test(run.text)) text += ' ';
+        text += run.text;
+        end = Math.max(end, run.x + run.width);
+      }
+      return { text: normaliseWhitespace(text), x: runs[0]?.x ?? 0, end };
+    })
+    .filter((cell) => cell.text !== '');
 }
 
 function dominantSize(runs: readonly PdfRun[]): number {

@@ -5,6 +5,7 @@ import type { PdfCell, PdfLine } from './pdf-lines.js';
 interface Row {
   cells: string[];
   xs: number[];
+  readonly ends: number[];
   readonly bold: boolean;
   readonly page: number;
   readonly group: string | null;
@@ -33,6 +34,7 @@ export class PdfTable {
     this.rows.push({
       cells: line.cells.map((c) => c.text),
       xs: line.cells.map((c) => c.x),
+      ends: line.cells.map((c) => c.end),
       bold: line.bold,
       page: line.page,
       group: this.group,
@@ -61,7 +63,7 @@ export class PdfTable {
     const header = body.length > 0 && isHeader(first, body) ? first : null;
     const rows = header === null ? this.rows : body;
     return rows.map((row) => {
-      const cells = header === null ? row.cells : alignTo(header.xs, row);
+      const cells = header === null ? row.cells : alignTo(header, row);
       if (row.group !== null) cells[0] = `${row.group}, ${cells[0] ?? ''}`;
       const text =
         header !== null
@@ -80,15 +82,24 @@ function isHeader(first: Row, body: readonly Row[]): boolean {
   return !first.cells.some((cell) => HAS_DIGIT.test(cell)) && body.some((row) => row.cells.some((cell) => HAS_DIGIT.test(cell)));
 }
 
-/** Puts each cell under the header column it starts in (the last header starting at or before it). */
-function alignTo(headerXs: readonly number[], row: Row): string[] {
-  const cells = headerXs.map(() => '');
+/**
+ * Puts each cell under its header: the one at the same place when the row has a cell for every header;
+ * otherwise the header it overlaps most (a browser centres headers over left-aligned cells), or, overlapping
+ * none, the last header starting at or before it.
+ */
+function alignTo(header: Row, row: Row): string[] {
+  if (row.cells.length === header.cells.length) return [...row.cells];
+  const cells = header.xs.map(() => '');
   row.cells.forEach((text, i) => {
     const x = row.xs[i] ?? 0;
+    const end = row.ends[i] ?? x;
+    const overlaps = header.xs.map((hx, j) => Math.min(end, header.ends[j] ?? hx) - Math.max(x, hx));
+    const most = overlaps.reduce((best, overlap, j) => (overlap > (overlaps[best] ?? 0) ? j : best), -1);
     let column = 0;
-    headerXs.forEach((hx, j) => {
+    header.xs.forEach((hx, j) => {
       if (hx <= x + 2) column = j;
     });
+    if (most >= 0) column = most;
     cells[column] = `${cells[column]} ${text}`.trim();
   });
   return cells;

@@ -108,6 +108,34 @@ describe('parsePdf', () => {
     ]);
   });
 
+  it('cells a word space or two apart are cells where rows line up; styled words and list markers printed apart stay text', () => {
+    expect(
+      rows([
+        page(1, [
+          run(72, 700, 'Plan', 11, true),
+          run(135, 700, 'Price', 11, true),
+          run(72, 686, 'Basic plan'),
+          run(135, 686, '$10'),
+          run(72, 672, 'Team plan'),
+          run(135, 672, '$25'),
+          run(72, 640, 'Prices are'),
+          run(130.5, 640, 'before'),
+          run(166.5, 640, 'tax.'),
+          run(56, 626, '1.'),
+          run(72, 626, 'Pay online'),
+          run(56, 612, '2.'),
+          run(72, 612, 'Keep the receipt'),
+        ]),
+      ]),
+    ).toEqual([
+      [1, null, 'Plan: Basic plan; Price: $10'],
+      [1, null, 'Plan: Team plan; Price: $25'],
+      [1, null, 'Prices are before tax.'],
+      [1, null, 'Pay online'],
+      [1, null, 'Keep the receipt'],
+    ]);
+  });
+
   it('drops page numbers and lines repeated on most pages; reports pages with no text', () => {
     const topics = ['Leave', 'Travel', 'Security'];
     const pages = [1, 2, 3].map((n) =>
