@@ -81,6 +81,13 @@ async function embedAfterIngest(app: IngestServices, kb: string, cli: Cli): Prom
 function printIngest(s: IngestSummary & { embeddings?: EmbedSummary }, json: boolean, out: NodeJS.WritableStream = process.stdout): void {
   for (const error of s.errors) process.stderr.write(`candor: failed ${error.path}: ${error.reason}\n`);
   if (json) return void out.write(`${JSON.stringify(s)}\n`);
+  if (s.kb.version === 0) {
+    // nothing stored in a KB that had nothing: none was made (a mistyped --kb or path leaves no empty KB behind)
+    out.write(
+      `nothing stored: knowledge base "${s.kb.name}" was not made (${s.skipped.length} skipped, ${s.errors.length} failed, ${seconds(s.ms)})\n`,
+    );
+    return printSkipped(s);
+  }
   out.write(
     `knowledge base "${s.kb.name}" is at version ${s.kb.version}: ${count(s.documents, 'document')} (${s.added} added, ${s.changed} changed, ${s.unchanged} unchanged), ` +
       `${count(s.facts, 'fact')} stored, ${s.retiredFacts} retired, ${s.skipped.length} skipped, ${s.errors.length} failed, ${seconds(s.ms)}\n`,
@@ -90,6 +97,10 @@ function printIngest(s: IngestSummary & { embeddings?: EmbedSummary }, json: boo
       `  ${type}: ${count(c.files, 'file')}, ${count(c.facts, 'fact')} stored (${count(c.tableRows, 'table row')}), ${c.skipped} skipped, ${c.errors} failed\n`,
     );
   }
+  printSkipped(s);
+}
+
+function printSkipped(s: IngestSummary): void {
   for (const skip of s.skipped.slice(0, 20)) process.stderr.write(`  skipped ${skip.path}: ${skip.reason}\n`);
   if (s.skipped.length > 20) process.stderr.write(`  … and ${s.skipped.length - 20} more skipped\n`);
 }

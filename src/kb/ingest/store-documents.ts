@@ -33,12 +33,32 @@ export interface StoredDocuments {
  * unchanged documents whose link changed their new link. One transaction: readers see the previous version
  * until it commits, and a failure leaves the KB as it was. Facts go in batches, a .jsonl's read from the file
  * as they are written, so memory holds a batch, not the file. Each document is stored within a savepoint: one
- * whose file changed since it was read is rolled back alone, its previous version kept.
+ * whose file changed since it was read is rolled back alone, its previous version kept. A KB is made only
+ * when something is stored in it: otherwise it stays unknown (version 0), as a mistyped --kb should.
  */
 export async function storeDocuments(db: Db, docs: readonly SourceDocument[], options: StoreDocumentsOptions): Promise<StoredDocuments> {
+  try {
+    return await storeInTransaction(db, docs, options);
+  } catch (error) {
+    if (error instanceof NothingStored) return error.stored;
+    throw error;
+  }
+}
+
+/** Thrown to roll back the KB an ingest made when it stored nothing in it: a mistyped --kb leaves no KB behind. */
+class NothingStored extends Error {
+  constructor(readonly stored: StoredDocuments) {
+    super('nothing stored');
+  }
+}
+
+async function storeInTransaction(db: Db, docs: readonly SourceDocument[], options: StoreDocumentsOptions): Promise<StoredDocuments> {
   return db.transaction(async (transaction) => {
     const tx = transaction as unknown as Db;
-    const kb = await ensureKb(tx, options.kb);
+    const existing = await lockedKb(tx, options.kb);
+    if (!existing && docs.length === 0)
+      return { version: 0, added: 0, changed: 0, relinked: 0, facts: 0, retiredFacts: 0, stored: new Map(), failed: new Map() };
+    const kb = existing ?? (await ensureKb(tx, options.kb));
     const active = await tx
       .select({ id: documents.id, path: documents.path, hash: documents.contentHash, url: documents.url })
       .from(documents)
@@ -84,7 +104,10 @@ export async function storeDocuments(db: Db, docs: readonly SourceDocument[], op
       stored.set(doc, done.facts);
     }
     const touched = [...pending, ...relinked].filter((doc) => !failed.has(doc)).map((doc) => doc.path);
-    if (touched.length === 0) return { ...unchanged, ...counts };
+    if (touched.length === 0) {
+      if (!existing) throw new NothingStored({ ...unchanged, ...counts });
+      return { ...unchanged, ...counts };
+    }
     const relinkNote = counts.relinked > 0 ? `, ${counts.relinked} relinked` : '';
     const note = `${counts.added} added, ${counts.changed} changed${relinkNote}: ${touched.slice(0, 5).join(', ')}${touched.length > 5 ? ', …' : ''}`;
     await tx.insert(kbVersions).values({ kbId: kb.id, version, note });
@@ -213,11 +236,17 @@ function factProgress(onProgress: ((message: string) => void) | undefined): (fac
 /** Finds or creates the KB row, locking it so concurrent ingests into one KB take turns. */
 export async function ensureKb(tx: Db, name: string): Promise<{ id: number; currentVersion: number }> {
   await tx.insert(knowledgeBases).values({ name }).onConflictDoNothing();
+  const kb = await lockedKb(tx, name);
+  if (!kb) throw new Error(`knowledge base "${name}" vanished during ingestion`);
+  return kb;
+}
+
+/** The KB row, locked for the rest of the transaction, or null when there is none. */
+async function lockedKb(tx: Db, name: string): Promise<{ id: number; currentVersion: number } | null> {
   const [kb] = await tx
     .select({ id: knowledgeBases.id, currentVersion: knowledgeBases.currentVersion })
     .from(knowledgeBases)
     .where(eq(knowledgeBases.name, name))
     .for('update');
-  if (!kb) throw new Error(`knowledge base "${name}" vanished during ingestion`);
-  return kb;
+  return kb ?? null;
 }
