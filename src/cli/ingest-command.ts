@@ -81,26 +81,40 @@ async function embedAfterIngest(app: IngestServices, kb: string, cli: Cli): Prom
 function printIngest(s: IngestSummary & { embeddings?: EmbedSummary }, json: boolean, out: NodeJS.WritableStream = process.stdout): void {
   for (const error of s.errors) process.stderr.write(`candor: failed ${error.path}: ${error.reason}\n`);
   if (json) return void out.write(`${JSON.stringify(s)}\n`);
-  if (s.kb.version === 0) {
-    // nothing stored in a KB that had nothing: none was made (a mistyped --kb or path leaves no empty KB behind)
-    out.write(
-      `nothing stored: knowledge base "${s.kb.name}" was not made (${s.skipped.length} skipped, ${s.errors.length} failed, ${seconds(s.ms)})\n`,
-    );
-    return printSkipped(s);
+  out.write(`${ingestLine(s)}\n`);
+  if (s.kb.version > 0) {
+    for (const [type, c] of Object.entries(s.byType)) {
+      out.write(
+        `  ${type}: ${count(c.files, 'file')}, ${count(c.facts, 'fact')} stored (${count(c.tableRows, 'table row')}), ${c.skipped} skipped, ${c.errors} failed\n`,
+      );
+    }
   }
-  out.write(
-    `knowledge base "${s.kb.name}" is at version ${s.kb.version}: ${count(s.documents, 'document')} (${s.added} added, ${s.changed} changed, ${s.unchanged} unchanged), ` +
-      `${count(s.facts, 'fact')} stored, ${s.retiredFacts} retired, ${s.skipped.length} skipped, ${s.errors.length} failed, ${seconds(s.ms)}\n`,
-  );
-  for (const [type, c] of Object.entries(s.byType)) {
-    out.write(
-      `  ${type}: ${count(c.files, 'file')}, ${count(c.facts, 'fact')} stored (${count(c.tableRows, 'table row')}), ${c.skipped} skipped, ${c.errors} failed\n`,
-    );
-  }
-  printSkipped(s);
-}
-
-function printSkipped(s: IngestSummary): void {
   for (const skip of s.skipped.slice(0, 20)) process.stderr.write(`  skipped ${skip.path}: ${skip.reason}\n`);
   if (s.skipped.length > 20) process.stderr.write(`  … and ${s.skipped.length - 20} more skipped\n`);
+}
+
+/**
+ * What the run changed, in one line: the KB's version (new or not), then documents, facts and links.
+ * "Unchanged" counts only documents left as they were: one whose link changed is counted apart.
+ */
+function ingestLine(s: IngestSummary): string {
+  const tail = `${s.skipped.length} skipped, ${s.errors.length} failed, ${seconds(s.ms)}`;
+  // nothing stored in a KB that had nothing: none was made (a mistyped --kb or path leaves no empty KB behind)
+  if (s.kb.version === 0) return `nothing stored: knowledge base "${s.kb.name}" was not made (${tail})`;
+  const unchanged = s.unchanged - s.relinked;
+  if (s.added + s.changed + s.relinked === 0) {
+    return `knowledge base "${s.kb.name}" is unchanged at version ${s.kb.version}: ${count(unchanged, 'document')} unchanged; ${tail}`;
+  }
+  const docs = [
+    `${s.added} added`,
+    `${s.changed} changed`,
+    ...(s.relinked > 0 ? [`${s.relinked} with a new link`] : []),
+    `${unchanged} unchanged`,
+  ];
+  const facts = [
+    `${count(s.facts, 'fact')} stored`,
+    `${s.retiredFacts} retired`,
+    ...(s.relinkedFacts > 0 ? [`${s.relinkedFacts} with a new link`] : []),
+  ];
+  return `knowledge base "${s.kb.name}" is now at version ${s.kb.version}: ${count(s.documents, 'document')} (${docs.join(', ')}); ${facts.join(', ')}; ${tail}`;
 }

@@ -24,8 +24,10 @@ export interface IngestSummary {
   readonly added: number;
   readonly changed: number;
   readonly unchanged: number;
-  /** Unchanged documents whose link changed (CANDOR_SOURCE_URLS, say): updated in place, facts kept. */
+  /** Unchanged documents whose link changed (CANDOR_SOURCE_URLS, say): updated in place, facts kept. Counted in `unchanged` too. */
   readonly relinked: number;
+  /** Active facts of the relinked documents that got the new link. */
+  readonly relinkedFacts: number;
   readonly facts: number;
   readonly retiredFacts: number;
   /** Files left out on purpose (unsupported type, scanned PDF without text), and lines or pages left out of read files. */
@@ -141,6 +143,7 @@ export async function ingestPaths(db: Db, paths: readonly string[], options: Ing
     changed: result.changed,
     unchanged: read.length - result.added - result.changed,
     relinked: result.relinked,
+    relinkedFacts: result.relinkedFacts,
     facts: result.facts,
     retiredFacts: result.retiredFacts,
     skipped: [...lines, ...notes],

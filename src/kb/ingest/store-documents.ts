@@ -1,10 +1,12 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 
 import type { Db } from '../../store/open-store.js';
 import { documents, facts, kbVersions, knowledgeBases } from '../../store/schema.js';
 import type { IngestLimits } from '../ingest-limits.js';
-import { factFileBatches, FactFileReadError, type NewFact } from './fact-lines.js';
+import { factBatches } from './document-facts.js';
+import { FactFileReadError, type NewFact } from './fact-lines.js';
 import type { SourceDocument } from './read-sources.js';
+import { relink } from './relink-document.js';
 
 export interface StoreDocumentsOptions {
   readonly kb: string;
@@ -20,6 +22,8 @@ export interface StoredDocuments {
   readonly added: number;
   readonly changed: number;
   readonly relinked: number;
+  /** Active facts of the relinked documents given their new link. */
+  readonly relinkedFacts: number;
   readonly facts: number;
   readonly retiredFacts: number;
   /** Facts stored per new or changed document. */
@@ -57,7 +61,17 @@ async function storeInTransaction(db: Db, docs: readonly SourceDocument[], optio
     const tx = transaction as unknown as Db;
     const existing = await lockedKb(tx, options.kb);
     if (!existing && docs.length === 0)
-      return { version: 0, added: 0, changed: 0, relinked: 0, facts: 0, retiredFacts: 0, stored: new Map(), failed: new Map() };
+      return {
+        version: 0,
+        added: 0,
+        changed: 0,
+        relinked: 0,
+        relinkedFacts: 0,
+        facts: 0,
+        retiredFacts: 0,
+        stored: new Map(),
+        failed: new Map(),
+      };
     const kb = existing ?? (await ensureKb(tx, options.kb));
     const active = await tx
       .select({ id: documents.id, path: documents.path, hash: documents.contentHash, url: documents.url })
@@ -69,7 +83,7 @@ async function storeInTransaction(db: Db, docs: readonly SourceDocument[], optio
       const stored = activeByPath.get(doc.path);
       return stored?.hash === doc.hash && stored.url !== doc.url;
     });
-    const counts = { added: 0, changed: 0, relinked: 0, facts: 0, retiredFacts: 0 };
+    const counts = { added: 0, changed: 0, relinked: 0, relinkedFacts: 0, facts: 0, retiredFacts: 0 };
     const stored = new Map<SourceDocument, number>();
     const failed = new Map<SourceDocument, string>();
     const unchanged = { version: kb.currentVersion, ...counts, stored, failed };
@@ -86,8 +100,10 @@ async function storeInTransaction(db: Db, docs: readonly SourceDocument[], optio
       }
     };
     for (const doc of relinked) {
-      const done = await apart(doc, (sp) => relink(sp, { kbId: kb.id, documentId: activeByPath.get(doc.path)!.id }, doc, options));
-      if (done) counts.relinked += 1;
+      const facts = await apart(doc, (sp) => relink(sp, { kbId: kb.id, documentId: activeByPath.get(doc.path)!.id }, doc, options));
+      if (facts === undefined) continue;
+      counts.relinked += 1;
+      counts.relinkedFacts += facts;
     }
     const progress = factProgress(options.onProgress);
     for (const doc of pending) {
@@ -181,46 +197,6 @@ async function insertFacts(
 /** The string as a text parameter would reach the database: a lone surrogate (which JSON would carry as an escape PostgreSQL refuses) becomes U+FFFD. */
 function wellFormed(text: string): string {
   return (text as string & { toWellFormed(): string }).toWellFormed();
-}
-
-/**
- * Gives an unchanged document its new link, and its active facts too, except
- * .jsonl facts with a link of their own (unchanged, as their file is).
- */
-async function relink(
-  tx: Db,
-  { kbId, documentId }: { kbId: number; documentId: number },
-  doc: SourceDocument,
-  options: StoreDocumentsOptions,
-): Promise<true> {
-  await tx.update(documents).set({ url: doc.url }).where(eq(documents.id, documentId));
-  const active = [eq(facts.kbId, kbId), eq(facts.documentId, documentId), isNull(facts.retiredInVersion)];
-  if (doc.type !== 'jsonl') {
-    await tx
-      .update(facts)
-      .set({ url: doc.url })
-      .where(and(...active));
-    return true;
-  }
-  // The facts that follow their file's link, named a batch at a time: the file is read again, not held.
-  for await (const batch of factBatches(doc, options)) {
-    const ids = batch.flatMap((fact) => (fact.url === null && fact.externalId !== null ? [fact.externalId] : []));
-    if (ids.length === 0) continue;
-    await tx
-      .update(facts)
-      .set({ url: doc.url })
-      .where(and(...active, inArray(facts.externalId, ids)));
-  }
-  return true;
-}
-
-/** A document's facts a batch at a time: from memory for a document, from its file for a .jsonl. */
-async function* factBatches(doc: SourceDocument, options: StoreDocumentsOptions): AsyncGenerator<readonly NewFact[]> {
-  if (doc.type === 'jsonl') {
-    yield* factFileBatches(doc, options.batchSize, options.limits);
-    return;
-  }
-  for (let i = 0; i < doc.facts.length; i += options.batchSize) yield doc.facts.slice(i, i + options.batchSize);
 }
 
 /** "stored 20000 facts" each time the facts written pass another 10,000. */

@@ -121,13 +121,22 @@ describe('ingested links reach the evidence', () => {
     expect(row?.url).toBe(BOOKLET);
   });
 
-  it('re-ingesting unchanged files with new links updates the links in place: same facts, a new version', async () => {
+  it('re-ingesting unchanged files with new links updates the links in place: same facts, a new version, the facts relinked counted', async () => {
     const active = () =>
       handle.store.db.select({ id: facts.id, url: facts.url }).from(facts).where(isNull(facts.retiredInVersion)).orderBy(asc(facts.id));
     const before = await active();
     const moved = { ...sourceUrls, booklet: 'https://example.gov.sg/booklet-2026.pdf', faq: 'https://help.example.org/faq' };
     const again = await ingestPaths(handle.store.db, [files.dir], { kb: 'links', sourceUrls: moved });
-    expect(again).toMatchObject({ kb: { version: 2 }, added: 0, changed: 0, unchanged: 5, relinked: 3, facts: 0, retiredFacts: 0 });
+    expect(again).toMatchObject({
+      kb: { version: 2 },
+      added: 0,
+      changed: 0,
+      unchanged: 5,
+      relinked: 3,
+      relinkedFacts: 3,
+      facts: 0,
+      retiredFacts: 0,
+    });
     expect((await active()).map((fact) => fact.id)).toEqual(before.map((fact) => fact.id));
     expect(await evidenceFor('What is the daily ward charge limit?')).toMatchObject({ url: 'https://example.gov.sg/booklet-2026.pdf' });
     expect(await evidenceFor('When does the canteen serve breakfast?')).toMatchObject({ url: 'https://help.example.org/faq' });
