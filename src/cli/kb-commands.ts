@@ -4,12 +4,14 @@ import { eq } from 'drizzle-orm';
 import { isListedExpert } from '../config/experts-setting.js';
 import { CandorError } from '../errors.js';
 import { retireFact, reviseExpertFact } from '../kb/expert-facts.js';
+import { listKbs, type KbSummary } from '../kb/kb-list.js';
 import { EXPERT_SOURCE_PREFIX } from '../kb/knowledge-index.js';
 import { listExpertFacts, type ExpertFactView } from '../report/expert-facts-list.js';
 import type { Services } from '../services.js';
 import { facts, knowledgeBases } from '../store/schema.js';
 import type { Cli } from './cli-context.js';
 import { jsonOption, kbOption } from './cli-options.js';
+import { count } from './format.js';
 
 /** The services these commands use. */
 type CommandServices = Pick<Services, 'store' | 'config'>;
@@ -118,11 +120,39 @@ export function formatFacts(kb: string, list: readonly ExpertFactView[], all: bo
   return [head, ...blocks].join('\n');
 }
 
-/** `candor kb facts|retire|confirm`. */
+/** The knowledge bases as a person reads them: the default one (CANDOR_KB) marked, or how to make one. */
+export function formatKbList(kbs: readonly KbSummary[], defaultKb: string): string {
+  if (kbs.length === 0) return 'No knowledge base yet. Make one with: candor ingest PATH --kb NAME';
+  const width = Math.max(...kbs.map((kb) => kb.name.length));
+  const lines = kbs.map(
+    (kb) =>
+      `  ${kb.name.padEnd(width)}  version ${kb.version}, ${count(kb.documents, 'document')}, ${count(kb.facts, 'fact')}` +
+      (kb.name === defaultKb ? '  (default: CANDOR_KB)' : ''),
+  );
+  const missing = kbs.some((kb) => kb.name === defaultKb) ? [] : [`The default, "${defaultKb}" (CANDOR_KB), does not exist yet.`];
+  return [`${count(kbs.length, 'knowledge base')}:`, ...lines, ...missing].join('\n');
+}
+
+/** `candor kb list|facts|retire|confirm`. */
 export function registerKb(program: Command, cli: Cli): void {
-  const kb = program.command('kb').description("a knowledge base's expert facts: list, retire, re-confirm or edit");
+  const kb = program
+    .command('kb')
+    .description("knowledge bases: list them; a knowledge base's expert facts: list (facts), retire, re-confirm or edit (confirm)");
   const run = (purpose: string, positionals: string[], values: KbFactsArgs['values']) =>
     cli.withApp(purpose, (app) => kbFactsCommand(app, { positionals: ['kb', ...positionals], values }, cli.print));
+  kb.command('list')
+    .description('every knowledge base with its version, documents and facts; the default one (CANDOR_KB) marked')
+    .addOption(jsonOption())
+    .action(async (opts: { json?: boolean }) =>
+      cli.done(
+        await cli.withApp('kb list', async (app) => {
+          const kbs = await listKbs(app.store.db);
+          const defaultKb = app.config.kb.defaultName;
+          cli.print(opts.json ? JSON.stringify({ default: defaultKb, kbs }) : formatKbList(kbs, defaultKb));
+          return 0;
+        }),
+      ),
+    );
   kb.command('facts')
     .description("the KB's expert answers, newest first: who gave each, when confirmed, when due for re-confirmation")
     .option('--source <source>', 'which facts: expert (the only one listed)', 'expert')
