@@ -3,7 +3,8 @@ import { z } from 'zod';
 
 import type { Problem } from './config/channel-settings.js';
 import { deriveConfig, type DeepReadonly } from './config/derive-config.js';
-import { isSecret, RETIRED_HINT, RETIRED_SETTINGS, settingsSchema, type Settings } from './config/settings-schema.js';
+import { settingIssue, shown } from './config/setting-issues.js';
+import { RETIRED_HINT, RETIRED_SETTINGS, settingsSchema, type Settings } from './config/settings-schema.js';
 import { CandorError } from './errors.js';
 
 export { type Settings, settingsSchema } from './config/settings-schema.js';
@@ -26,14 +27,15 @@ export function loadConfig(env: Env = process.env): Config {
   const merged = { ...readConfigFile(env.CANDOR_CONFIG), ...withoutEmpty(env) };
   const problems: Problem[] = Object.keys(RETIRED_SETTINGS)
     .filter((name) => merged[name] !== undefined)
-    .map((name) => ({ variable: name, message: RETIRED_SETTINGS[name] as string }));
+    .map((name) => ({
+      variable: name,
+      message: `${shown(merged[name])} is given, but this setting is ${RETIRED_SETTINGS[name]}: remove it`,
+    }));
   const parsed = settingsSchema.safeParse(merged);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const name = issue.path.join('.');
-      const value = merged[name];
-      const shown = value === undefined ? 'missing' : isSecret(name) ? 'given' : `got ${JSON.stringify(value)}`;
-      problems.push({ variable: name, message: `${issue.message} (${shown})` });
+      problems.push({ variable: name, message: settingIssue(name, merged[name], issue) });
     }
     throw configError(problems);
   }
@@ -65,7 +67,7 @@ function readConfigFile(path: string | undefined): Env {
   } catch (cause) {
     throw new CandorError(
       'config_invalid',
-      `CANDOR_CONFIG: cannot read ${path}: ${(cause as NodeJS.ErrnoException).code ?? 'unreadable'}`,
+      `CANDOR_CONFIG: ${path} cannot be read (${(cause as NodeJS.ErrnoException).code ?? 'unreadable'}); give the path of a JSON file of settings, for example CANDOR_CONFIG=${CONFIG_FILE_EXAMPLE}`,
       { cause },
     );
   }
@@ -73,7 +75,10 @@ function readConfigFile(path: string | undefined): Env {
     raw = JSON.parse(text);
   } catch {
     // V8's message quotes the text around the error, which may be a secret: report only where.
-    throw new CandorError('config_invalid', `CANDOR_CONFIG: ${path} is not valid JSON${jsonErrorPosition(text)}`);
+    throw new CandorError(
+      'config_invalid',
+      `CANDOR_CONFIG: ${path} is not valid JSON${jsonErrorPosition(text)}; write a JSON object of settings, for example ${FLAT_EXAMPLE}`,
+    );
   }
   const file = z.record(z.string(), z.unknown()).safeParse(raw);
   const flat =
@@ -82,10 +87,13 @@ function readConfigFile(path: string | undefined): Env {
   if (!file.success || !flat)
     throw new CandorError(
       'config_invalid',
-      `CANDOR_CONFIG: ${path} must be a flat JSON object of settings (only ${[...JSON_SETTINGS].join(' and ')} may hold JSON)`,
+      `CANDOR_CONFIG: ${path} must be a flat JSON object of settings (only ${[...JSON_SETTINGS].join(' and ')} may hold JSON), for example ${FLAT_EXAMPLE}`,
     );
   return Object.fromEntries(Object.entries(file.data).map(([k, v]) => [k, isPrimitive(v) ? String(v) : JSON.stringify(v)]));
 }
+
+const CONFIG_FILE_EXAMPLE = '/etc/candor/candor.json';
+const FLAT_EXAMPLE = '{"CANDOR_KB":"handbook","PORT":3000,"CANDOR_CHANNELS":[{"slack":"C0HR","kb":"hr"}]}';
 
 /** Settings whose value is JSON: in a config file they may be written as JSON rather than as a string of it. */
 const JSON_SETTINGS = new Set(['CANDOR_CHANNELS', 'CANDOR_EXPERTS', 'CANDOR_SOURCE_URLS', 'CANDOR_LLM_PRICES']);

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { loadConfig } from '../src/config.js';
+import { loadConfig, settingsSchema } from '../src/config.js';
+import { settingExample } from '../src/config/setting-examples.js';
 import { CandorError } from '../src/errors.js';
 import { tempFiles } from './support/compose.js';
 
@@ -83,8 +84,9 @@ describe('loadConfig', () => {
       agreementCron: '30 2 * * *',
     });
     const error = configError({ CANDOR_TIMEZONE: 'Europe/Amsterdma', CANDOR_AGREEMENT_CRON: '0 25 * * *' });
-    expect(error.message).toContain('CANDOR_TIMEZONE: expected an IANA time zone such as Europe/Amsterdam or UTC');
-    expect(error.message).toContain('Europe/Amsterdma');
+    expect(error.message).toContain(
+      'CANDOR_TIMEZONE: "Europe/Amsterdma" is not an IANA time zone such as Europe/Amsterdam or UTC; for example CANDOR_TIMEZONE=UTC',
+    );
   });
 
   it('computes the review tasks with their emoji once, in the configuration', () => {
@@ -95,7 +97,10 @@ describe('loadConfig', () => {
 
   it('names retired gate thresholds and what replaced them, rather than ignoring them', () => {
     expect(() => loadConfig({ CANDOR_MIN_COVERAGE: '0.5', CANDOR_MIN_MARGIN: '0.2' })).toThrow(
-      /CANDOR_MIN_COVERAGE: no longer used\n {2}CANDOR_MIN_MARGIN: no longer used\n.*CANDOR_MIN_ANSWERABILITY/s,
+      /CANDOR_MIN_COVERAGE: "0\.5" is given, but this setting is no longer used: remove it\n {2}CANDOR_MIN_MARGIN: .*\n.*CANDOR_MIN_ANSWERABILITY/s,
+    );
+    expect(configError({ CANDOR_MIN_RELEVANCE: '2' }).message).toContain(
+      'CANDOR_MIN_RELEVANCE: "2" is given, but this setting is no longer used',
     );
   });
 
@@ -105,18 +110,64 @@ describe('loadConfig', () => {
     ['PORT', 'abc'],
     ['PORT', '70000'],
     ['DATABASE_URL', 'mysql://x'],
-    ['CANDOR_MIN_RELEVANCE', '2'],
-    ['CANDOR_MIN_COVERAGE', '-0.1'],
     ['CANDOR_TOP_K', '0'],
     ['CANDOR_TRACE_CONTENT', 'maybe'],
     ['LOG_LEVEL', 'loud'],
     ['CANDOR_KB', 'no spaces please'],
     ['OTEL_EXPORTER_OTLP_ENDPOINT', 'not a url'],
     ['MICROSOFT_OPENID_METADATA_URL', 'login.botframework.us'],
-  ])('rejects %s=%s with config_invalid naming the variable', (name, value) => {
+    ['CANDOR_INGEST_MAX_DOCX_BYTES', '1000'],
+    ['SLACK_BOT_TOKEN', 'my-token'],
+    ['CANDOR_REVIEW_EMOJI', 'thumbsup'],
+    ['CANDOR_CHANNELS', '{"slack":"C0HR"}'],
+    ['CANDOR_CHANNELS', '[{"slack":"C0HR","kb":"hr","mentionOnly":"yes"}]'],
+    ['CANDOR_LLM_PRICES', '{"gpt-4o":{"in":1}}'],
+    ['OTEL_RESOURCE_ATTRIBUTES', 'no-equals-sign'],
+    ['OTEL_EXPORTER_OTLP_PROTOCOL', 'grpc'],
+    ['OTEL_TRACES_SAMPLER', 'sometimes'],
+    ['OTEL_TRACES_SAMPLER_ARG', '1.5'],
+    ['CANDOR_CONSOLE_TOKEN', 'short'],
+    ['CANDOR_CONSOLE_BASIC_AUTH', 'alice'],
+  ])('rejects %s=%s with config_invalid, in a sentence: the variable, what was given, and a value that works', (name, value) => {
     const error = configError({ [name]: value });
     expect(error.code).toBe('config_invalid');
-    expect(error.message).toMatch(new RegExp(`^\\s*${name}: `, 'm'));
+    const line = error.message.split('\n').find((l) => l.startsWith(`  ${name}: `));
+    expect(line, error.message).toMatch(
+      new RegExp(`^  ${name}: ("[^\n]*"|the value given \\(not shown: it is a secret\\)) is not .+; for example ${name}=\\S+`),
+    );
+    // the validator's own words never reach a person
+    expect(error.message).not.toMatch(/Invalid (input|option|URL)|received|\(given\)|\(got /);
+  });
+
+  it('names the exact range, the allowed values or the format a setting takes', () => {
+    expect(configError({ PORT: 'abc' }).message).toContain('PORT: "abc" is not a whole number from 0 to 65535; for example PORT=3000');
+    expect(configError({ CANDOR_MIN_ANSWERABILITY: '1' }).message).toContain(
+      'CANDOR_MIN_ANSWERABILITY: "1" is not a number above 0 and below 1; for example CANDOR_MIN_ANSWERABILITY=0.6',
+    );
+    expect(configError({ LOG_LEVEL: 'loud' }).message).toContain(
+      'LOG_LEVEL: "loud" is not one of debug, info, warn, error, silent; for example LOG_LEVEL=info',
+    );
+    expect(configError({ CANDOR_AGREEMENT_CRON: 'daily' }).message).toMatch(
+      /CANDOR_AGREEMENT_CRON: "daily" is not a cron expression.*; for example CANDOR_AGREEMENT_CRON='0 6 \* \* \*'$/m,
+    );
+    expect(configError({ SLACK_SIGNING_SECRET: 'a-signing-secret' }).message).toContain(
+      'SLACK_BOT_TOKEN: not set, but the Slack channel needs its bot token (OAuth & Permissions) beside its other settings; ' +
+        'for example SLACK_BOT_TOKEN=xoxb-YOUR-BOT-TOKEN',
+    );
+  });
+
+  it('every setting has an example, and the example is a value the setting takes', () => {
+    for (const name of Object.keys(settingsSchema.shape)) {
+      const example = settingExample(name);
+      expect(example, name).toEqual(expect.any(String));
+      let problem = '';
+      try {
+        loadConfig({ [name]: example });
+      } catch (error) {
+        problem = (error as Error).message;
+      }
+      expect(problem, `${name}=${example}`).not.toContain(`  ${name}: `);
+    }
   });
 
   it('names every bad variable at once', () => {
@@ -191,10 +242,10 @@ describe('loadConfig', () => {
     expect(loadConfig({}).experts.kbs).toEqual([]);
 
     expect(configError({ CANDOR_EXPERTS: '[{"kb":"hr"' }).message).toMatch(
-      /CANDOR_EXPERTS: expected a JSON list of KB experts.*not valid JSON/,
+      /CANDOR_EXPERTS: "\[\{"kb":"hr"" is not a JSON list of KB experts \(this is not valid JSON\); for example CANDOR_EXPERTS='\[/,
     );
     const noPeople = configError({ CANDOR_EXPERTS: JSON.stringify([{ kb: 'hr', people: [] }]) });
-    expect(noPeople.message).toMatch(/CANDOR_EXPERTS: \[0\]\.people: name at least one expert/);
+    expect(noPeople.message).toMatch(/CANDOR_EXPERTS: ".*" is not valid: \[0\]\.people: name at least one expert; for example /);
     const badPerson = configError({ CANDOR_EXPERTS: JSON.stringify([{ kb: 'hr', people: ['U012'] }]) });
     expect(badPerson.message).toContain('expected "slack:U…", "slack:group:S…", "teams:ID" or "cli:NAME"');
     const twice = configError({
@@ -225,7 +276,7 @@ describe('loadConfig', () => {
     expect(loadConfig({}).channels).toEqual([]);
 
     expect(configError({ CANDOR_CHANNELS: '[{"slack":' }).message).toMatch(
-      /CANDOR_CHANNELS: expected a JSON list of channels.*not valid JSON/,
+      /CANDOR_CHANNELS: "\[\{"slack":" is not a JSON list of channels and their KBs \(this is not valid JSON\)/,
     );
     expect(configError({ CANDOR_CHANNELS: JSON.stringify([{ slack: 'C0HR' }]) }).message).toContain(
       '[0]: give exactly one of "kb" and "kbs"',

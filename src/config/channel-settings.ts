@@ -1,29 +1,31 @@
 import { withEmoji } from '../core/review/review-tasks.js';
 import { parseCron } from '../schedule/cron-schedule.js';
+import { forExample } from './setting-examples.js';
 import type { Settings } from './settings-schema.js';
 
-/** A setting that is wrong given the others, named so a person can fix it. */
+/** A setting that is wrong given the others, named so a person can fix it: `message` is a sentence after "NAME: ", with an example. */
 export interface Problem {
   readonly variable: string;
   readonly message: string;
+}
+
+/** A setting left unset that the others need. */
+function notSet(variable: string, why: string): Problem {
+  return { variable, message: `not set, but ${why}${forExample(variable)}` };
 }
 
 /** Slack: on when SLACK_BOT_TOKEN is set; null when off. */
 export function slackSettings(s: Settings, problems: Problem[]) {
   if (!s.SLACK_BOT_TOKEN) {
     if (s.SLACK_SIGNING_SECRET || s.SLACK_APP_TOKEN) {
-      problems.push({
-        variable: 'SLACK_BOT_TOKEN',
-        message: 'missing (the Slack channel needs the bot token, xoxb-…, from OAuth & Permissions)',
-      });
+      problems.push(notSet('SLACK_BOT_TOKEN', 'the Slack channel needs its bot token (OAuth & Permissions) beside its other settings'));
     }
     return null;
   }
   if (!s.SLACK_SIGNING_SECRET && !s.SLACK_APP_TOKEN) {
-    problems.push({
-      variable: 'SLACK_SIGNING_SECRET',
-      message: 'missing (needed for HTTP events; or set SLACK_APP_TOKEN for Socket Mode)',
-    });
+    problems.push(
+      notSet('SLACK_SIGNING_SECRET', "Slack's HTTP events need it (Basic Information) unless SLACK_APP_TOKEN is set for Socket Mode"),
+    );
   }
   return {
     botToken: s.SLACK_BOT_TOKEN,
@@ -49,13 +51,10 @@ export function teamsSettings(s: Settings, problems: Problem[]) {
     };
   }
   if (s.MICROSOFT_APP_TYPE !== 'UserAssignedMSI' && !s.MICROSOFT_APP_PASSWORD) {
-    problems.push({ variable: 'MICROSOFT_APP_PASSWORD', message: `missing (a ${s.MICROSOFT_APP_TYPE} bot needs its client secret)` });
+    problems.push(notSet('MICROSOFT_APP_PASSWORD', `a ${s.MICROSOFT_APP_TYPE} bot needs its client secret`));
   }
   if (s.MICROSOFT_APP_TYPE !== 'MultiTenant' && !s.MICROSOFT_APP_TENANT_ID) {
-    problems.push({
-      variable: 'MICROSOFT_APP_TENANT_ID',
-      message: `missing (required when MICROSOFT_APP_TYPE is ${s.MICROSOFT_APP_TYPE})`,
-    });
+    problems.push(notSet('MICROSOFT_APP_TENANT_ID', `MICROSOFT_APP_TYPE=${s.MICROSOFT_APP_TYPE} needs the bot's tenant`));
   }
   return {
     /** Undefined only when anonymous development mode is on. */
@@ -93,10 +92,9 @@ export function llmSettings(s: Settings, problems: Problem[]) {
     azure: undefined as { endpoint: string; deployment: string; apiVersion: string } | undefined,
   };
   if (s.AZURE_OPENAI_ENDPOINT) {
-    if (!s.AZURE_OPENAI_API_KEY)
-      problems.push({ variable: 'AZURE_OPENAI_API_KEY', message: 'missing (the key of the Azure OpenAI resource)' });
+    if (!s.AZURE_OPENAI_API_KEY) problems.push(notSet('AZURE_OPENAI_API_KEY', 'AZURE_OPENAI_ENDPOINT needs the key of its resource'));
     if (!s.AZURE_OPENAI_DEPLOYMENT)
-      problems.push({ variable: 'AZURE_OPENAI_DEPLOYMENT', message: 'missing (the name of the chat model deployment)' });
+      problems.push(notSet('AZURE_OPENAI_DEPLOYMENT', 'AZURE_OPENAI_ENDPOINT needs the name of the chat model deployment'));
     const azure = {
       endpoint: s.AZURE_OPENAI_ENDPOINT,
       deployment: s.AZURE_OPENAI_DEPLOYMENT ?? '',
@@ -110,7 +108,8 @@ export function llmSettings(s: Settings, problems: Problem[]) {
   if (s.CANDOR_FACT_EXTRACTION === 'llm') {
     problems.push({
       variable: 'CANDOR_FACT_EXTRACTION',
-      message: '"llm" needs a model (set OPENAI_API_KEY, OPENAI_BASE_URL or AZURE_OPENAI_ENDPOINT)',
+      message:
+        '"llm" needs a model: set OPENAI_API_KEY, OPENAI_BASE_URL or AZURE_OPENAI_ENDPOINT, or split into sentences with CANDOR_FACT_EXTRACTION=sentences',
     });
   }
   return null;
@@ -122,7 +121,7 @@ export function reviewSettings(s: Settings, problems: Problem[]) {
     try {
       parseCron(s[variable], { timezone: s.CANDOR_TIMEZONE });
     } catch (error) {
-      problems.push({ variable, message: (error as Error).message });
+      problems.push({ variable, message: `${(error as Error).message}${forExample(variable)}` });
     }
   }
   const emoji: Record<string, { task: string; value: string }> = {};
@@ -138,7 +137,7 @@ export function reviewSettings(s: Settings, problems: Problem[]) {
   try {
     tasks = withEmoji(emoji);
   } catch (error) {
-    problems.push({ variable: 'CANDOR_REVIEW_EMOJI', message: (error as Error).message });
+    problems.push({ variable: 'CANDOR_REVIEW_EMOJI', message: `${(error as Error).message}${forExample('CANDOR_REVIEW_EMOJI')}` });
   }
   return {
     /** Platform user ids, optionally prefixed ("slack:U123", "teams:<aad id>", "cli:name"), or a Slack user group ("slack:group:S123"). */

@@ -19,7 +19,9 @@ export interface ChannelEntry {
   readonly askers?: string | undefined;
 }
 
-const EXAMPLE = '[{"slack":"C0HR","kb":"hr"},{"slack":"C0IT","kbs":["it","security"],"mentionOnly":true},{"slack":"dm","kbs":["hr","it"]}]';
+/** A CANDOR_CHANNELS value that works. */
+export const CHANNELS_EXAMPLE =
+  '[{"slack":"C0HR","kb":"hr"},{"slack":"C0IT","kbs":["it","security"],"mentionOnly":true},{"slack":"dm","kbs":["hr","it"]}]';
 
 const kbName = z.string().regex(/^[\w.-]{1,64}$/, 'expected a KB name of letters, digits, _ . -');
 
@@ -53,7 +55,7 @@ const Entry = z
  * (and whose `askers` group holds the asker) decides. CANDOR_KB answers
  * everywhere else.
  */
-export const channelsSetting = jsonListSetting(Entry, { what: 'channels and their KBs', example: EXAMPLE }).transform((list, ctx) => {
+export const channelsSetting = jsonListSetting(Entry, { what: 'channels and their KBs' }).transform((list, ctx) => {
   const seen = new Set<string>();
   const entries = list.map((e): ChannelEntry => {
     const platform = e.slack === undefined ? 'teams' : 'slack';

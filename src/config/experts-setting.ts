@@ -17,7 +17,8 @@ export interface ExpertsEntry {
   readonly reconfirmDays?: number | undefined;
 }
 
-const EXAMPLE = '[{"kb":"handbook","slack":"C0EXPERTS","people":["slack:U012ABC","slack:group:S0HR","cli:dana"]}]';
+/** A CANDOR_EXPERTS value that works. */
+export const EXPERTS_EXAMPLE = '[{"kb":"handbook","slack":"C0EXPERTS","people":["slack:U012ABC","slack:group:S0HR","cli:dana"]}]';
 
 const Entry = z
   .object({
@@ -42,7 +43,7 @@ const Entry = z
  * CANDOR_EXPERTS: a JSON list of KB → experts (see ExpertsEntry). A bad value
  * fails start-up with the setting named and the entry at fault.
  */
-export const expertsSetting = jsonListSetting(Entry, { what: 'KB experts', example: EXAMPLE }).transform((list, ctx): ExpertsEntry[] => {
+export const expertsSetting = jsonListSetting(Entry, { what: 'KB experts' }).transform((list, ctx): ExpertsEntry[] => {
   const seen = new Set<string>();
   for (const entry of list) {
     if (seen.has(entry.kb)) ctx.addIssue({ code: 'custom', message: `KB "${entry.kb}" is listed twice` });

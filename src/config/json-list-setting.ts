@@ -1,19 +1,23 @@
 import { z } from 'zod';
 
+import { plainIssue } from './plain-issue.js';
+
 /**
  * A setting whose value is a JSON list of entries (CANDOR_EXPERTS, CANDOR_CHANNELS): parsed, each entry
- * checked by `entry`; a bad value fails start-up with the entry at fault named ("[1].people: …") and an example.
+ * checked by `entry`; a bad value fails start-up with the entry at fault named ("[1].people: …"), and the
+ * error adds an example (setting-examples.ts).
  */
-export function jsonListSetting<T extends z.ZodType>(
-  entry: T,
-  options: { readonly what: string; readonly example: string; readonly max?: number },
-) {
+export function jsonListSetting<T extends z.ZodType>(entry: T, options: { readonly what: string; readonly max?: number }) {
   return z.string().transform((text, ctx): z.output<T>[] => {
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      ctx.addIssue({ code: 'custom', message: `expected a JSON list of ${options.what}, e.g. ${options.example}: not valid JSON` });
+      ctx.addIssue({ code: 'custom', message: `expected a JSON list of ${options.what} (this is not valid JSON)` });
+      return z.NEVER;
+    }
+    if (!Array.isArray(json)) {
+      ctx.addIssue({ code: 'custom', message: `expected a JSON list [...] of ${options.what}` });
       return z.NEVER;
     }
     const parsed = z
@@ -23,7 +27,7 @@ export function jsonListSetting<T extends z.ZodType>(
     if (!parsed.success) {
       ctx.addIssue({
         code: 'custom',
-        message: `${parsed.error.issues.map((i) => `${entryPath(i.path)}${i.message}`).join('; ')} (e.g. ${options.example})`,
+        message: parsed.error.issues.map((i) => `${entryPath(i.path)}${plainIssue(i)}`).join('; '),
       });
       return z.NEVER;
     }

@@ -43,8 +43,8 @@ export const settingsSchema = z.object({
   CANDOR_INDEX_REFRESH_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(10_000),
   CANDOR_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_000_000).default(65_536),
   // They share a listener with the public Slack and Teams endpoints: set these to keep them private.
-  CANDOR_API_TOKEN: z.string().min(16, 'expected at least 16 characters (e.g. `openssl rand -hex 24`)').optional(),
-  CANDOR_METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters (e.g. `openssl rand -hex 24`)').optional(),
+  CANDOR_API_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
+  CANDOR_METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
   CANDOR_TOP_K: z.coerce.number().int().min(1).max(50).default(5),
   CANDOR_MAX_CITATIONS: z.coerce.number().int().min(1).max(10).default(3),
   CANDOR_CITE_SHARE: fraction.default(0.5),
@@ -140,7 +140,7 @@ export const settingsSchema = z.object({
     .string()
     .regex(
       /^(\s*[a-z0-9_+-]+=(abstention|factuality|dontknowness):[a-z0-9_]+\s*)(,\s*[a-z0-9_+-]+=(abstention|factuality|dontknowness):[a-z0-9_]+\s*)*$/,
-      'expected emoji=task:label pairs, e.g. "thumbsup=abstention:correct,thumbsdown=abstention:incorrect"',
+      'expected emoji=task:label pairs separated by commas',
     )
     .optional(),
   CANDOR_AGREEMENT_CRON: z.string().min(1).default('0 6 * * *'),

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { plainIssue } from '../config/plain-issue.js';
+
 /** What a model costs, in USD per million tokens. */
 export interface ModelPrice {
   readonly input: number;
@@ -35,7 +37,9 @@ export const DEFAULT_MODEL_PRICES: PriceTable = {
   'text-embedding-ada-002': { input: 0.1, output: 0 },
 };
 
-const EXAMPLE = '{"gpt-4o-mini":{"input":0.15,"output":0.6},"my-azure-deployment":{"input":2.5,"output":10,"cachedInput":1.25}}';
+/** A CANDOR_LLM_PRICES value that works. */
+export const PRICES_EXAMPLE =
+  '{"gpt-4o-mini":{"input":0.15,"output":0.6},"my-azure-deployment":{"input":2.5,"output":10,"cachedInput":1.25}}';
 const usd = z.number().min(0).max(10_000);
 const Price = z.object({ input: usd, output: usd, cachedInput: usd.optional() }).strict();
 
@@ -45,13 +49,13 @@ export const modelPricesSetting = z.string().transform((text, ctx): Record<strin
   try {
     json = JSON.parse(text);
   } catch {
-    ctx.addIssue({ code: 'custom', message: `expected a JSON object of model → USD per million tokens, e.g. ${EXAMPLE}: not valid JSON` });
+    ctx.addIssue({ code: 'custom', message: 'expected a JSON object of model → USD per million tokens (this is not valid JSON)' });
     return z.NEVER;
   }
   const parsed = z.record(z.string().min(1).max(200), Price).safeParse(json);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.map(String).join('.') || 'value'}: ${i.message}`).join('; ');
-    ctx.addIssue({ code: 'custom', message: `${issues} (e.g. ${EXAMPLE})` });
+    const issues = parsed.error.issues.map((i) => `${i.path.map(String).join('.') || 'value'}: ${plainIssue(i)}`).join('; ');
+    ctx.addIssue({ code: 'custom', message: issues });
     return z.NEVER;
   }
   return parsed.data;

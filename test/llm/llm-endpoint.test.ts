@@ -32,7 +32,7 @@ describe('gen_ai.provider.name and server.* of the configured model', () => {
     const config = loadConfig({ OPENAI_BASE_URL: 'http://gpu-1:8000/v1', CANDOR_LLM_PROVIDER: 'vllm' });
     expect(createLlm(config.llm!)).toMatchObject({ providerName: 'vllm', serverAddress: 'gpu-1', serverPort: 8000 });
     expect(() => loadConfig({ OPENAI_BASE_URL: 'http://gpu-1:8000/v1', CANDOR_LLM_PROVIDER: 'My vLLM' })).toThrow(
-      /CANDOR_LLM_PROVIDER: expected a provider name/,
+      /CANDOR_LLM_PROVIDER: "My vLLM" is not a provider name such as openai, azure.ai.openai, ollama; for example CANDOR_LLM_PROVIDER=openai/,
     );
   });
 });
@@ -70,7 +70,7 @@ describe('model prices (candor.llm.cost)', () => {
       expect(priceOf(ollama.prices, 'gpt-4o')).toBeUndefined();
 
       expect(() => loadConfig({ OPENAI_API_KEY: 'sk-test', CANDOR_LLM_PRICES: '{"gpt-4o":{"input":-1,"output":1}}' })).toThrow(
-        /CANDOR_LLM_PRICES: gpt-4o\.input: .*>=0/,
+        /CANDOR_LLM_PRICES: ".*" is not valid: gpt-4o\.input: must be at least 0; for example CANDOR_LLM_PRICES='\{/,
       );
       expect(() => loadConfig({ OPENAI_API_KEY: 'sk-test', CANDOR_LLM_PRICES: '{"gpt-4o":{"in":1}}' })).toThrow(/CANDOR_LLM_PRICES: /);
       expect(() => loadConfig({ OPENAI_API_KEY: 'sk-test', CANDOR_LLM_PRICES: 'cheap' })).toThrow(/not valid JSON/);

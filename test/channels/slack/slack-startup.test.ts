@@ -53,7 +53,10 @@ describe('candor serve with Slack settings', () => {
   it('refuses to start with a bot token but neither a signing secret nor an app token, naming the variable', async () => {
     const run = await candorInProcess(['serve'], { CANDOR_DATA_DIR: dirs.path('never-opened'), PORT: '0', SLACK_BOT_TOKEN: BOT_TOKEN });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('SLACK_SIGNING_SECRET: missing (needed for HTTP events; or set SLACK_APP_TOKEN for Socket Mode)');
+    expect(run.stderr).toContain(
+      "SLACK_SIGNING_SECRET: not set, but Slack's HTTP events need it (Basic Information) unless SLACK_APP_TOKEN is set for Socket Mode; " +
+        'for example SLACK_SIGNING_SECRET=',
+    );
     expect(run.stderr).not.toContain(BOT_TOKEN);
   });
 

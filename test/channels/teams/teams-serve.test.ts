@@ -82,7 +82,9 @@ describe('candor serve with Teams settings', () => {
       MICROSOFT_APP_TYPE: 'SingleTenant',
     });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('MICROSOFT_APP_TENANT_ID: missing (required when MICROSOFT_APP_TYPE is SingleTenant)');
+    expect(run.stderr).toContain(
+      "MICROSOFT_APP_TENANT_ID: not set, but MICROSOFT_APP_TYPE=SingleTenant needs the bot's tenant; for example MICROSOFT_APP_TENANT_ID=",
+    );
     expect(run.stderr).not.toContain('super-secret-client-secret');
   });
 });

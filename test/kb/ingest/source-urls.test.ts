@@ -27,15 +27,15 @@ describe('CANDOR_SOURCE_URLS', () => {
 
   it('stops start-up naming the setting when the value is not a JSON object of http(s) URLs', () => {
     expect(configError({ CANDOR_SOURCE_URLS: '{medishield-life: https://x}' })).toMatch(
-      /CANDOR_SOURCE_URLS: expected a JSON object.*not valid JSON/,
+      /CANDOR_SOURCE_URLS: "\{medishield-life: https:\/\/x\}" is not a JSON object of folder → http\(s\) base URL \(this is not valid JSON\); for example CANDOR_SOURCE_URLS='\{/,
     );
-    expect(configError({ CANDOR_SOURCE_URLS: '["https://example.org/"]' })).toMatch(/CANDOR_SOURCE_URLS: expected a JSON object/);
+    expect(configError({ CANDOR_SOURCE_URLS: '["https://example.org/"]' })).toMatch(/CANDOR_SOURCE_URLS: "\[.*\]" is not a JSON object/);
     const message = configError({
       CANDOR_SOURCE_URLS: '{"docs":"javascript:alert(1)","ok":"https://example.org/","ftp":"ftp://example.org/a"}',
     });
-    expect(message).toContain('CANDOR_SOURCE_URLS: "docs": expected an http(s) URL as its base');
-    expect(message).toContain('CANDOR_SOURCE_URLS: "ftp": expected an http(s) URL');
-    expect(message).not.toContain('"ok"');
+    expect(message).toContain('is not valid: folder "docs" has no http(s) URL as its base');
+    expect(message).toContain('is not valid: folder "ftp" has no http(s) URL as its base');
+    expect(message).not.toContain('folder "ok"');
   });
 });
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /** Settings of the console at `/`: it is on only when one of them is set (fail closed). */
 export const consoleSettingsShape = {
   /** A shared secret: the login form takes it, and scripts send `Authorization: Bearer <token>`. */
-  CANDOR_CONSOLE_TOKEN: z.string().min(16, 'expected at least 16 characters (e.g. `openssl rand -hex 24`)').optional(),
+  CANDOR_CONSOLE_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
   /** `user:password,user:password`: HTTP basic auth, for a console behind a proxy that passes it through. */
   CANDOR_CONSOLE_BASIC_AUTH: z
     .string()
@@ -13,10 +13,7 @@ export const consoleSettingsShape = {
     )
     .optional(),
   /** Where a trace id links to: an http(s) URL with `{traceId}` in it (Tempo, Jaeger, Langfuse…); unset: no link. */
-  CANDOR_TRACE_URL: z
-    .string()
-    .refine(isTraceTemplate, 'expected an http(s) URL with {traceId} in it, e.g. https://tempo.example/trace/{traceId}')
-    .optional(),
+  CANDOR_TRACE_URL: z.string().refine(isTraceTemplate, 'expected an http(s) URL with {traceId} in it').optional(),
 } as const;
 
 export interface ConsoleSettings {
