@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig, settingsSchema } from '../src/config.js';
 import { settingExample } from '../src/config/setting-examples.js';
 import { CandorError } from '../src/errors.js';
+import { candorInProcess } from './support/cli-in-process.js';
 import { tempFiles } from './support/compose.js';
 
 /** The CandorError loadConfig throws for `env` (fails the test when it does not throw one). */
@@ -256,6 +257,23 @@ describe('loadConfig', () => {
     });
     expect(twice.message).toContain('KB "hr" is listed twice');
     expect(configError({ CANDOR_EXPERTS: JSON.stringify([{ kb: 'hr', people: ['cli:a'], slak: 'C1' }]) }).message).toMatch(/slak/);
+  });
+
+  it('reads CANDOR_REVIEWERS, each with its platform (a bare Slack or Teams id too); a name without one stops start-up', async () => {
+    const reviewers = ['slack:U024BE7LH', 'slack:group:S0REVIEW', 'teams:5f1c9a2e-0000-4000-8000-000000000001', 'cli:dana', 'console:ann'];
+    expect(loadConfig({ CANDOR_REVIEWERS: ` ${reviewers.join(' , ')} ,` }).review.reviewers).toEqual(reviewers);
+    expect(loadConfig({ CANDOR_REVIEWERS: 'U024BE7LH,5f1c9a2e-0000-4000-8000-000000000001' }).review.reviewers).toHaveLength(2);
+    expect(loadConfig({}).review.reviewers).toEqual([]);
+
+    expect(configError({ CANDOR_REVIEWERS: 'slack:U024BE7LH,dana' }).message).toContain(
+      'CANDOR_REVIEWERS: "slack:U024BE7LH,dana" is not valid: "dana" names no platform: write cli:dana to label from a terminal ' +
+        'or console:dana in the console (chat reviewers are slack:U…, slack:group:S… or teams:<AAD id>); ' +
+        'for example CANDOR_REVIEWERS=slack:U024BE7LH,cli:dana',
+    );
+    // at start, as CANDOR_EXPERTS is: not at the first label
+    const serve = await candorInProcess(['serve'], { CANDOR_DATA_DIR: files.path('never-opened'), PORT: '0', CANDOR_REVIEWERS: 'dana' });
+    expect(serve.code).toBe(1);
+    expect(serve.stderr).toContain('CANDOR_REVIEWERS: "dana" is not valid');
   });
 
   it('reads CANDOR_CHANNELS (environment or config file) and names what is wrong in an entry', () => {

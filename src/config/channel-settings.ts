@@ -141,9 +141,7 @@ export function reviewSettings(s: Settings, problems: Problem[]) {
   }
   return {
     /** Platform user ids, optionally prefixed ("slack:U123", "teams:<aad id>", "cli:name"), or a Slack user group ("slack:group:S123"). */
-    reviewers: s.CANDOR_REVIEWERS.split(',')
-      .map((r) => r.trim())
-      .filter(Boolean),
+    reviewers: s.CANDOR_REVIEWERS,
     slackChannel: s.CANDOR_REVIEW_SLACK_CHANNEL,
     /** "serviceUrl|conversationId" for Teams review cards. */
     teamsConversation: s.CANDOR_REVIEW_TEAMS_CONVERSATION,

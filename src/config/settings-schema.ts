@@ -7,6 +7,7 @@ import { modelPricesSetting } from '../llm/model-prices.js';
 import { otelSettingsShape } from '../telemetry/otel-settings.js';
 import { channelsSetting } from './channels-setting.js';
 import { expertsSetting } from './experts-setting.js';
+import { reviewersSetting } from './reviewers-setting.js';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 const fraction = z.coerce.number().min(0).max(1);
@@ -124,7 +125,7 @@ export const settingsSchema = z.object({
   // USD per million tokens by model, over the defaults (src/llm/model-prices.ts): candor.llm.cost.
   CANDOR_LLM_PRICES: modelPricesSetting.optional(),
   // Review and agreement.
-  CANDOR_REVIEWERS: z.string().default(''),
+  CANDOR_REVIEWERS: reviewersSetting.default([]),
   CANDOR_REVIEW_SLACK_CHANNEL: z
     .string()
     .regex(/^[CG][A-Z0-9]{2,}$/, 'expected a Slack channel id (C…)')
