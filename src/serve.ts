@@ -7,7 +7,7 @@ import { metricsRoute } from './channels/http/metrics-route.js';
 import { startSlackChannel } from './channels/slack/slack-channel.js';
 import { startTeamsChannel } from './channels/teams/teams-channel.js';
 import { createChatServices } from './chat-services.js';
-import { mappedKbs } from './config/channels-setting.js';
+import { channelsOff, mappedKbs } from './config/channels-setting.js';
 import { createConsoleFactEdits, createConsoleReads } from './console/console-reads.js';
 import { createConsoleReview } from './console/console-review.js';
 import { describeError } from './errors.js';
@@ -75,6 +75,8 @@ async function start(app: Candor, started: Stop[]): Promise<void> {
   if (teams) started.push(() => teams.stop());
   if (teams) routes.push(teams.route);
   if (teams) channels.push(teams.anonymous ? 'teams (/api/messages, ANONYMOUS: development only)' : 'teams (/api/messages)');
+  const unreachable = channelsOff(app.config.channels, { slack: slack !== null, teams: teams !== null });
+  if (unreachable) app.log('warn', unreachable);
   const running = await startHttpServer(routes, { host: app.config.http.host, port: app.config.http.port, log: app.log });
   started.push(() => running.stop());
   const indexRefresh = await keepIndexesWarm(app, served);

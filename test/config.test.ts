@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { loadConfig, settingsSchema } from '../src/config.js';
+import { channelsOff } from '../src/config/channels-setting.js';
 import { settingExample } from '../src/config/setting-examples.js';
 import { CandorError } from '../src/errors.js';
 import { candorInProcess } from './support/cli-in-process.js';
@@ -315,6 +316,28 @@ describe('loadConfig', () => {
         ]),
       }).message,
     ).toContain('slack "C0HR" is listed twice');
+  });
+
+  it('names, in one line, the mapped conversations of a chat channel that is off', () => {
+    const channels = loadConfig({
+      CANDOR_CHANNELS: JSON.stringify([
+        { slack: 'C0HR', kb: 'hr' },
+        { slack: 'C0IT', kb: 'it', askers: 'slack:group:S0IT' },
+        { slack: 'C0IT', kb: 'hr' },
+        { teams: '19:abc@thread.tacv2', kb: 'it' },
+      ]),
+    }).channels;
+    expect(channelsOff(channels, { slack: true, teams: true })).toBeNull();
+    expect(channelsOff([], { slack: false, teams: false })).toBeNull();
+    expect(channelsOff(channels, { slack: false, teams: true })).toBe(
+      'CANDOR_CHANNELS maps Slack C0HR, C0IT, but Slack is off, so nobody can ask there: ' +
+        'set SLACK_BOT_TOKEN (with SLACK_SIGNING_SECRET or SLACK_APP_TOKEN), or remove those entries',
+    );
+    expect(channelsOff(channels, { slack: false, teams: false })).toBe(
+      'CANDOR_CHANNELS maps Slack C0HR, C0IT and Teams 19:abc@thread.tacv2, but Slack and Teams are off, so nobody can ask there: ' +
+        'set SLACK_BOT_TOKEN (with SLACK_SIGNING_SECRET or SLACK_APP_TOKEN) and MICROSOFT_APP_ID (with MICROSOFT_APP_PASSWORD), ' +
+        'or remove those entries',
+    );
   });
 
   it('explains an unreadable or malformed CANDOR_CONFIG file', () => {

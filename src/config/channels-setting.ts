@@ -81,3 +81,26 @@ export const channelsSetting = jsonListSetting(Entry, { what: 'channels and thei
 export function mappedKbs(entries: readonly ChannelEntry[], defaultKb: string): string[] {
   return [...new Set([defaultKb, ...entries.flatMap((e) => e.kbs)])];
 }
+
+/**
+ * The one line to warn with when CANDOR_CHANNELS maps conversations of a chat channel that is off (nobody
+ * can ask there), naming them and what turns the channel on; null when every mapped channel is on.
+ */
+export function channelsOff(entries: readonly ChannelEntry[], on: { readonly slack: boolean; readonly teams: boolean }): string | null {
+  const off = (['slack', 'teams'] as const).flatMap((platform) => {
+    const wheres = [...new Set(entries.filter((e) => e.platform === platform).map((e) => e.where))];
+    if (on[platform] || wheres.length === 0) return [];
+    const shown = wheres.length > 5 ? [...wheres.slice(0, 5), `and ${wheres.length - 5} more`] : wheres;
+    return [
+      platform === 'slack'
+        ? { name: 'Slack', where: `Slack ${shown.join(', ')}`, set: 'SLACK_BOT_TOKEN (with SLACK_SIGNING_SECRET or SLACK_APP_TOKEN)' }
+        : { name: 'Teams', where: `Teams ${shown.join(', ')}`, set: 'MICROSOFT_APP_ID (with MICROSOFT_APP_PASSWORD)' },
+    ];
+  });
+  if (off.length === 0) return null;
+  const and = (parts: readonly string[]) => parts.join(' and ');
+  return (
+    `CANDOR_CHANNELS maps ${and(off.map((o) => o.where))}, but ${and(off.map((o) => o.name))} ${off.length === 1 ? 'is' : 'are'} off, ` +
+    `so nobody can ask there: set ${and(off.map((o) => o.set))}, or remove those entries`
+  );
+}

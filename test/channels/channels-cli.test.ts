@@ -55,4 +55,33 @@ describe('candor channels and start-up with CANDOR_CHANNELS', () => {
     expect(serve.stderr()).toContain('CANDOR_CHANNELS names knowledge bases that do not exist: itpolicy');
     expect(serve.stderr()).not.toMatch(/\n\s+at /);
   }, 120_000);
+
+  it('serve starts with one warning line when CANDOR_CHANNELS maps Slack or Teams conversations and that channel is off', async () => {
+    writeFileSync(join(dir, 'it.jsonl'), JSON.stringify({ id: 'it-1', text: 'Laptops are replaced every four years.', source: 'IT' }));
+    const env = {
+      CANDOR_DATA_DIR: await migratedStore(join(dir, 'data-off')),
+      CANDOR_KB: 'it',
+      CANDOR_CHANNELS: JSON.stringify([
+        { slack: 'C0IT', kb: 'it' },
+        { teams: '19:it@thread.tacv2', kb: 'it' },
+      ]),
+    };
+    expect((await candorInProcess(['ingest', join(dir, 'it.jsonl'), '--kb', 'it'], env)).code).toBe(0);
+    const serve = runCli(['serve'], { ...env, PORT: '0', LOG_FORMAT: 'json' });
+    try {
+      await serve.serving();
+      const warnings = serve
+        .stderr()
+        .split('\n')
+        .filter((line) => line.includes('CANDOR_CHANNELS'));
+      expect(warnings).toHaveLength(1);
+      expect(JSON.parse(warnings[0]!)).toMatchObject({
+        level: 'warn',
+        message: expect.stringMatching(/^CANDOR_CHANNELS maps Slack C0IT and Teams 19:it@thread\.tacv2, but Slack and Teams are off/),
+      });
+    } finally {
+      serve.child.kill('SIGTERM');
+      await serve.exited;
+    }
+  }, 120_000);
 });
