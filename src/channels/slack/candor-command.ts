@@ -6,6 +6,9 @@ import type { ChatServices } from '../chat/chat-services.js';
 import { statusReply } from '../chat/status-reply.js';
 import { commandPayload } from './slack-inbox.js';
 
+/** What `/candor` answers to, as the Slack app manifests' usage hint lists them (deploy/slack-app-manifest*.yaml). */
+export const CANDOR_SUBCOMMANDS = ['ask', 'status', 'here', 'help'] as const;
+
 export const HELP_TEXT = [
   '*Candor* answers questions from the knowledge base, and says "I don\'t know" when the knowledge base does not hold the answer.',
   '• Ask: mention me in a channel (`@Candor What does MediShield Life cover?`) or send me a direct message. Ask a follow-up in the same thread and I read it with the question before.',
@@ -80,7 +83,8 @@ export function candorCommand(deps: CandorCommandDeps): Middleware<SlackCommandM
       }
       return ack({ response_type: 'ephemeral', text: 'Looking in the knowledge base… (only you will see the answer)' });
     }
-    const prefix = sub === '' || sub === 'help' ? '' : `I don't know the command \`${sub.replace(/[<>&`]/g, '')}\`.\n`;
+    const known = sub === '' || (CANDOR_SUBCOMMANDS as readonly string[]).includes(sub);
+    const prefix = known ? '' : `I don't know the command \`${sub.replace(/[<>&`]/g, '')}\`.\n`;
     return ack({ response_type: 'ephemeral', text: `${prefix}${HELP_TEXT}` });
   };
 }

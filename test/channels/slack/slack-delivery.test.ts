@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 
 import { sleep, waitFor } from '../fake-http.js';
 import { ingestFixture, rowsFor } from '../kb-fixture.js';
@@ -124,6 +126,24 @@ describe('/candor slash command', () => {
     expect(body.text).toContain('`/candor status`');
     const unknown = (await (await send('frobnicate')).json()) as { text: string };
     expect(unknown.text.startsWith("I don't know the command `frobnicate`.\n*Candor* answers")).toBe(true);
+  });
+
+  it("every subcommand the Slack app manifests' usage hint offers is one the command answers to", async () => {
+    for (const file of ['slack-app-manifest.yaml', 'slack-app-manifest.socket.yaml']) {
+      const manifest = parse(readFileSync(new URL(`../../../deploy/${file}`, import.meta.url), 'utf8')) as {
+        features: { slash_commands: Array<{ usage_hint: string }> };
+      };
+      const hint = manifest.features.slash_commands[0]!.usage_hint;
+      const offered = hint
+        .replace(/^\[|\]$/g, '')
+        .split('|')
+        .map((part) => part.trim().split(/\s+/)[0]!);
+      expect(offered, file).toEqual(expect.arrayContaining(['ask', 'status', 'here', 'help']));
+      for (const sub of offered) {
+        const body = (await (await send(sub)).json()) as { text: string };
+        expect(body.text, `${file}: /candor ${sub}`).not.toMatch(/^I don't know the command/);
+      }
+    }
   });
 
   it("status: KB version and fact count, and today's abstention rate from the interactions table", async () => {

@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
+import { CANDOR_SUBCOMMANDS, HELP_TEXT } from '../../../src/channels/slack/candor-command.js';
 import { SLACK_EVENTS_PATH } from '../../../src/channels/slack/slack-channel.js';
 
 interface Manifest {
   display_information: Record<string, string>;
-  features: { slash_commands: Array<{ command: string; url?: string }>; bot_user: { display_name: string } };
+  features: { slash_commands: Array<{ command: string; url?: string; usage_hint: string }>; bot_user: { display_name: string } };
   oauth_config: { scopes: { bot: string[] } };
   settings: {
     event_subscriptions: { request_url?: string; bot_events: string[] };
@@ -16,6 +17,11 @@ interface Manifest {
 }
 
 const read = (name: string) => parse(readFileSync(new URL(`../../../deploy/${name}`, import.meta.url), 'utf8')) as Manifest;
+/** The subcommands a manifest's `/candor` usage hint offers: "[ask QUESTION | status]" → ask, status. */
+const offered = (m: Manifest) =>
+  m.features.slash_commands[0]!.usage_hint.replace(/^\[|\]$/g, '')
+    .split('|')
+    .map((part) => part.trim().split(/\s+/)[0]!);
 const manifest = read('slack-app-manifest.yaml');
 const socket = read('slack-app-manifest.socket.yaml');
 
@@ -46,6 +52,11 @@ describe.each([
       'reactions:write',
       'usergroups:read',
     ]);
+  });
+
+  it("the /candor usage hint offers exactly the subcommands the command answers to, and the command's help names each", () => {
+    expect(offered(m)).toEqual([...CANDOR_SUBCOMMANDS]);
+    for (const sub of CANDOR_SUBCOMMANDS) expect(HELP_TEXT).toContain(`/candor ${sub}`);
   });
 });
 

@@ -1,12 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
+import { loadConfig } from '../../../src/config.js';
+
 const dir = new URL('../../../deploy/teams/', import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL('manifest.json', dir), 'utf8')) as {
   id: string;
   manifestVersion: string;
   icons: { color: string; outline: string };
   bots: Array<{ botId: string; scopes: string[]; commandLists: Array<{ commands: Array<{ title: string }> }> }>;
+  webApplicationInfo?: { id: string; resource: string };
+  authorization?: { permissions: { resourceSpecific: Array<{ name: string; type: string }> } };
 };
 
 /** Width, height and colour type from a PNG's IHDR chunk. */
@@ -23,6 +27,22 @@ describe('deploy/teams/manifest.json', () => {
     expect(manifest.bots[0]!.botId).toBe(manifest.id);
     expect(manifest.bots[0]!.scopes.sort()).toEqual(['groupChat', 'personal', 'team']);
     expect(manifest.bots[0]!.commandLists[0]!.commands.map((c) => c.title)).toEqual(['help', 'status', 'ask', 'review here']);
+  });
+
+  it('asks for the consent to read messages without a mention, which mapped channels answer by default', () => {
+    // A Teams conversation in CANDOR_CHANNELS answers every message unless it says mentionOnly: Teams delivers
+    // those only to a bot whose manifest asks for resource-specific consent (channels, and group chats).
+    const [mapped] = loadConfig({ CANDOR_CHANNELS: JSON.stringify([{ teams: '19:abc@thread.tacv2', kb: 'it' }]) }).channels;
+    expect(mapped?.mentionOnly).toBe(false);
+    expect(manifest.authorization?.permissions.resourceSpecific).toEqual(
+      expect.arrayContaining([
+        { name: 'ChannelMessage.Read.Group', type: 'Application' },
+        { name: 'ChatMessage.Read.Chat', type: 'Application' },
+      ]),
+    );
+    // resource-specific consent needs webApplicationInfo: the bot's app id, and a resource Teams ignores but requires
+    expect(manifest.webApplicationInfo?.id).toBe(manifest.id);
+    expect(manifest.webApplicationInfo?.resource).toEqual(expect.stringMatching(/\S/));
   });
 
   it('ships icons of the sizes Teams requires (outline with an alpha channel)', () => {
