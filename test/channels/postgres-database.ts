@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-/** The local server: 127.0.0.1:5432, trust auth, superuser root. */
-export const ADMIN_URL = process.env.CANDOR_TEST_PG_ADMIN_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
+import { POSTGRES_URL } from '../support/postgres-plan.js';
+
+/** The test server (POSTGRES_URL: 127.0.0.1:5432 as the OS user, trust auth), its `postgres` database; or CANDOR_TEST_PG_ADMIN_URL. */
+export const ADMIN_URL = process.env.CANDOR_TEST_PG_ADMIN_URL ?? Object.assign(new URL(POSTGRES_URL), { pathname: '/postgres' }).toString();
 
 /** Creates a uniquely named database for one test file; `drop()` removes it (closing any sessions left). */
 export async function createTestDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {

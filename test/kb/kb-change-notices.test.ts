@@ -5,7 +5,7 @@ import { ingestPaths } from '../../src/kb/ingest/ingest.js';
 import { KnowledgeIndexCache } from '../../src/kb/knowledge-index-cache.js';
 import { KB_CHANGE_CHANNEL } from '../../src/store/kb-change-listener.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles } from '../support/compose.js';
-import { DRIVERS, useTestStore } from '../support/stores.js';
+import { DRIVERS, useTestStore, withoutPostgres } from '../support/stores.js';
 
 const files = tempFiles({
   'v1.jsonl': jsonl(HANDBOOK_FACTS),
@@ -69,7 +69,7 @@ describe.each(DRIVERS)('KB versions announced by the store, not read per ask (%s
   });
 });
 
-describe('the PostgreSQL listener', () => {
+describe.skipIf(withoutPostgres)('the PostgreSQL listener', () => {
   const used = useTestStore('postgres');
 
   it('a dropped listening connection says "anything may have changed" and listens again', async () => {

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { userInfo } from 'node:os';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 
 import { openStore, type Store } from '../../src/store/open-store.js';
+import { POSTGRES_URL, redact } from './postgres-plan.js';
+
+export { POSTGRES_URL } from './postgres-plan.js';
 
 export type DriverName = 'pglite' | 'postgres';
 
@@ -17,10 +19,14 @@ export interface TestStore {
   dispose(): Promise<void>;
 }
 
-/** The server that CI starts; tests fail (never skip) when it cannot be reached. */
-export const POSTGRES_URL = withDefaultUser(process.env.CANDOR_TEST_DATABASE_URL ?? 'postgres://127.0.0.1:5432/test');
+/**
+ * Why this run leaves out the tests that need the PostgreSQL server (vitest.config.ts found none, outside CI),
+ * or '' when they run: `describe.skipIf(withoutPostgres)`. In CI they always run, and fail when it is down.
+ */
+export const withoutPostgres: string = process.env.VITEST && !inject('postgres').server ? 'no PostgreSQL server' : '';
 
-export const DRIVERS: readonly DriverName[] = ['pglite', 'postgres'];
+/** The drivers the store tests run on: PGlite always, PostgreSQL unless this run leaves it out. */
+export const DRIVERS: readonly DriverName[] = withoutPostgres ? ['pglite'] : ['pglite', 'postgres'];
 
 /**
  * Opens a fresh store on `driver`. PGlite lives in memory (about 2 s and 700 MB
@@ -115,17 +121,4 @@ async function dropDatabase(name: string): Promise<void> {
 async function closeQuietly(store: Store): Promise<void> {
   // A test may already have closed it (fail-closed checks); a second close is not an error here.
   await store.close().catch(() => undefined);
-}
-
-/** libpq's default: a URL without a user name connects as the operating-system user. */
-function withDefaultUser(raw: string): string {
-  const url = new URL(raw);
-  if (url.username === '') url.username = process.env.PGUSER ?? process.env.USER ?? userInfo().username;
-  return url.toString();
-}
-
-function redact(raw: string): string {
-  const url = new URL(raw);
-  if (url.password !== '') url.password = '***';
-  return url.toString();
 }

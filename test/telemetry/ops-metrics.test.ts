@@ -18,7 +18,7 @@ import type { FakeServer } from '../channels/fake-http.js';
 import { sendSigned, slackEvent, startFakeSlack, startSlackRig, type SlackRig } from '../channels/slack/slack-harness.js';
 import { composeAsk, HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
 import { completion, factNumber, FAKE_MODEL, startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.js';
-import { useTestStore } from '../support/stores.js';
+import { useTestStore, withoutPostgres } from '../support/stores.js';
 
 const LEAVE = 'How many days of annual leave do full-time staff receive?';
 const UNKNOWN = 'What does ADR-0050 say about parking?';
@@ -228,7 +228,7 @@ describe('operator metrics on GET /metrics after scripted traffic', () => {
 });
 
 // The scrape above runs on PGlite; the same counts on the PostgreSQL server.
-describe('the operator counts on PostgreSQL', () => {
+describe.skipIf(withoutPostgres)('the operator counts on PostgreSQL', () => {
   const files = tempFiles({ 'handbook.jsonl': jsonl(HANDBOOK_FACTS) });
   const db = useTestStore('postgres');
   afterAll(() => files.cleanup());

@@ -5,7 +5,7 @@ import { openStore } from '../../../src/store/open-store.js';
 import { candorInProcess } from '../../support/cli-in-process.js';
 import { tempFiles } from '../../support/compose.js';
 import { migratedStore } from '../../support/migrated-store.js';
-import { createTestStore, type TestStore } from '../../support/stores.js';
+import { createTestStore, DRIVERS, type TestStore } from '../../support/stores.js';
 import { waitFor } from '../fake-http.js';
 import { FACTS } from '../kb-fixture.js';
 import { runCli, type CliRun } from '../run-cli.js';
@@ -26,7 +26,7 @@ async function ingest(env: Record<string, string>, dir: ReturnType<typeof tempFi
  * Every acknowledged question is answered: once where Slack shows no reply yet,
  * and not again where it shows one (the reply carries the event id in its metadata).
  */
-describe.each(['pglite', 'postgres'] as const)('a server killed with questions in flight (%s)', (driver) => {
+describe.each(DRIVERS)('a server killed with questions in flight (%s)', (driver) => {
   const dir = tempFiles({}, 'candor-crash-');
   let store: TestStore | undefined;
   let server: CliRun | undefined;
