@@ -194,6 +194,9 @@ const NUMBER_WORDS: Readonly<Record<string, string>> = {
   forty: '40',
   fifty: '50',
   sixty: '60',
+  seventy: '70',
+  eighty: '80',
+  ninety: '90',
   hundred: '100',
 };
 
