@@ -1,5 +1,5 @@
 import { isFragment } from '../gate/answer-bearing.js';
-import { exclusionContext, hasException } from '../gate/exclusion.js';
+import { excludedItem } from '../gate/exclusion.js';
 import { questionFigures } from '../gate/focus-layer.js';
 import type { EvidenceFact, QuestionAnalysis, ReasonCode, Verdict } from '../gate/types.js';
 import { rangeFit } from '../text/number-ranges.js';
@@ -87,7 +87,9 @@ export function usedFacts(cited: readonly EvidenceFact[], question?: AskedQuesti
       fact.passage === lead.passage &&
       !isFragment(fact) &&
       (asked.size === 0 || [...fact.terms].some((t) => asked.has(t))) &&
-      rangeFit(figures, fact.text) !== 'misses',
+      rangeFit(figures, fact.text) !== 'misses' &&
+      // An item already in the lead (a list joined to its lead-in line) is not said twice.
+      !lead.text.toLowerCase().includes(fact.text.toLowerCase()),
   );
   return [lead, ...also.slice(0, 2)];
 }
@@ -103,23 +105,26 @@ export function usedFacts(cited: readonly EvidenceFact[], question?: AskedQuesti
 export function formatExtractiveAnswer(cited: readonly EvidenceFact[], question?: AskedQuestion): string {
   const [lead, ...also] = usedFacts(cited, question);
   if (!lead) return '';
-  const no = question?.text !== undefined && isCoverageQuestion(question.text) ? answersNo(lead) : null;
+  const no = question?.text !== undefined && isCoverageQuestion(question.text) ? answersNo(lead, question.terms) : null;
   return [no ?? statement(lead), ...also.map((fact) => `Also: ${statement(fact)}`)].join('\n');
 }
 
 /**
  * A coverage or permission question led by a fact that excludes: "No: “Cosmetic surgery” is listed under
- * “Exclusions”." for an item of an exclusions list, "No: <the sentence>" for a sentence that says "not eligible",
- * "must not" and the like. Null when the fact excludes nothing or makes an exception ("except", "unless"): then
- * the evidence points both ways, and the fact is shown as it stands.
+ * “Exclusions”." for an item of an exclusions list (or the one item of a joined list the question names),
+ * "No: <the sentence>" for a sentence that says "not eligible", "must not" and the like. Null when the fact
+ * excludes nothing or the item makes an exception ("except", "unless"): then the evidence points both ways, and
+ * the fact is shown as it stands.
  */
-export function answersNo(fact: Pick<EvidenceFact, 'text' | 'heading'>): string | null {
-  const context = exclusionContext(fact);
-  if (context === null || hasException(fact.text)) return null;
-  const text = fact.text.trim();
+export function answersNo(fact: Pick<EvidenceFact, 'text' | 'heading'>, questionTerms: readonly string[] = []): string | null {
+  const excluded = excludedItem(fact, questionTerms);
+  if (excluded === null || excluded.exception) return null;
+  const { item, context } = excluded;
   const fromHeading =
     fact.heading !== null && sectionName(fact.heading) !== '' && fact.heading.toLowerCase().includes(context.toLowerCase());
-  if (fromHeading && !/[.!?]$/.test(text)) return `No: “${text.replace(/[;,.]$/, '')}” is listed under “${context}”.`;
+  if (!excluded.whole)
+    return `No: “${item.replace(/[;,.]$/, '')}” is listed under “${fromHeading ? context : fact.text.split(':')[0]?.trim()}”.`;
+  if (fromHeading && !/[.!?]$/.test(item)) return `No: “${item.replace(/[;,.]$/, '')}” is listed under “${context}”.`;
   return `No: ${statement(fact)}`;
 }
 

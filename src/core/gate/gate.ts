@@ -1,7 +1,7 @@
 import { answerabilityFeatures, type FeatureReport } from './answerability-features.js';
 import { modelRef, scoreAnswerability, type AnswerabilityModel, type AnswerabilityScore } from './answerability-model.js';
 import { explainLowScore } from './explain-score.js';
-import { focusLayer } from './focus-layer.js';
+import { doubtsAbout, focusLayer } from './focus-layer.js';
 import { cosineLayer, evidenceLayer, identifierLayer, round } from './rule-layers.js';
 import { tierCaps, type TierCap } from './tier-caps.js';
 import type { GateInput, Verdict } from './types.js';
@@ -102,7 +102,7 @@ export function runGate(input: GateInput, model: AnswerabilityModel, hook: Layer
     answerability: scored,
     confidence: 'medium',
     // The caveat names what a person can check; the score band alone says nothing they can act on.
-    doubts: caps.filter((cap) => cap.code !== 'below_confident_band').map((cap) => cap.detail),
+    doubts: [...doubtsAbout(input), ...caps.filter((cap) => cap.code !== 'below_confident_band').map((cap) => cap.detail)],
     caps,
   };
 }
