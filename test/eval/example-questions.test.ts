@@ -158,3 +158,15 @@ describe('examples/questions/example-kb.jsonl', () => {
     expect(() => readExampleQuestions(noExpected)).toThrow(/line 1: expected/);
   });
 });
+
+describe('the held-out question sets (never used to fit)', () => {
+  for (const path of ['../../examples/questions/fresh-example-kb.jsonl', '../../examples/handbook/questions.jsonl']) {
+    it(`${path.replace('../../', '')} is well-formed: at least 40 questions, both kinds, an answer or a reason for each`, () => {
+      const questions = readExampleQuestions(fileURLToPath(new URL(path, import.meta.url)));
+      expect(questions.length).toBeGreaterThanOrEqual(40);
+      expect(questions.some((q) => q.answerable)).toBe(true);
+      expect(questions.filter((q) => !q.answerable).length).toBeGreaterThanOrEqual(10);
+      expect(new Set(questions.map((q) => q.id)).size).toBe(questions.length);
+    });
+  }
+});
