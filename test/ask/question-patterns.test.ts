@@ -98,4 +98,25 @@ describe('question patterns that break confidence, on documents written for them
     const prorata = await ask('How is leave worked out for part-time staff?');
     expect(prorata.evidence.map((e) => e.text)).toContain('Part-time staff receive leave pro rata to their hours.');
   });
+
+  it('never answers a qualifier the lead contradicts as high ("Sundays" answered by a fact about Saturdays)', async () => {
+    const d = await ask('Is the service centre open on Sundays?');
+    expect(d.decision).toBe('answer');
+    if (d.decision === 'answer') {
+      expect(d.confidence).toBe('medium');
+      // The other line of the section shares only the heading's words: it is not part of the answer.
+      expect(d.answer).not.toMatch(/Also/);
+      expect(d.reasons).toContainEqual(
+        expect.objectContaining({
+          layer: 'confidence',
+          code: 'qualifier_contradicted',
+          detail: 'the question asks about "sunday", the closest fact about "saturday"',
+        }),
+      );
+      expect(d.caveat).toMatch(/"sunday"/);
+    }
+    const saturday = await ask('Is the service centre open on Saturdays?');
+    expect(saturday.decision).toBe('answer');
+    expect(codes(saturday)).not.toContain('qualifier_contradicted');
+  });
 });

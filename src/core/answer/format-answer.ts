@@ -86,7 +86,8 @@ export function usedFacts(cited: readonly EvidenceFact[], question?: AskedQuesti
     (fact) =>
       fact.passage === lead.passage &&
       !isFragment(fact) &&
-      (asked.size === 0 || [...fact.terms].some((t) => asked.has(t))) &&
+      // In its own words: every fact of a section shares the section heading's terms.
+      (asked.size === 0 || contentTerms(fact.text).some((t) => asked.has(t))) &&
       rangeFit(figures, fact.text) !== 'misses' &&
       // An item already in the lead (a list joined to its lead-in line) is not said twice.
       !lead.text.toLowerCase().includes(fact.text.toLowerCase()),

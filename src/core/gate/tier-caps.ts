@@ -1,3 +1,4 @@
+import { contradictedQualifier } from '../text/closed-classes.js';
 import { isCoverageQuestion } from '../text/question-kind.js';
 import { numberFit, type AnswerBearing } from './answer-bearing.js';
 import { excludedItem, exclusionContext } from './exclusion.js';
@@ -49,6 +50,12 @@ function evidenceCaps(input: GateInput, lead: AnswerBearing): TierCap[] {
     caps.push({ code: 'exclusion_outranks', detail: `a closer fact is listed under "${exclusionContext(excluding)}"` });
   if (lead.fact.score < best * LEAD_SCORE_SHARE)
     caps.push({ code: 'lead_not_best', detail: 'a better-matching fact does not lead the answer' });
+  const contradicted = contradictedQualifier(input.question.text, lead.fact.text);
+  if (contradicted)
+    caps.push({
+      code: 'qualifier_contradicted',
+      detail: `the question asks about "${contradicted.asked}", the closest fact about "${contradicted.stated}"`,
+    });
   if (isLeadIn(lead.fact.text))
     caps.push({ code: 'lead_in_line', detail: 'the closest fact introduces a list or a link it does not hold' });
   return caps;

@@ -18,7 +18,13 @@ export type ReasonCode =
  * See tier-caps.ts; `below_confident_band` is the answerability score under the model's (or KB's) confident band.
  */
 export type TierCode =
-  'below_confident_band' | 'number_unmatched' | 'exclusion_outranks' | 'exclusion_exception' | 'lead_not_best' | 'lead_in_line';
+  | 'below_confident_band'
+  | 'number_unmatched'
+  | 'exclusion_outranks'
+  | 'exclusion_exception'
+  | 'lead_not_best'
+  | 'qualifier_contradicted'
+  | 'lead_in_line';
 
 /**
  * One layer's verdict. `code` is null when the layer passed, except for the `confidence` layer, whose passing
