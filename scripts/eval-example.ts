@@ -6,10 +6,15 @@
  *   npm run eval:example                      # the figures, then the wrong answers and false refusals
  *   npm run -s eval:example -- --json         # one JSON object on stdout (-s keeps npm's banner off it)
  *   npm run eval:example -- --questions FILE  # another questions file on the same KB
+ *   npm run eval:example -- --kb DIR --questions FILE --fresh none   # another KB (examples/handbook)
+ *
+ * The fresh set (examples/questions/fresh-example-kb.jsonl, written from the documents alone and never used
+ * to fit) is asked of the same KB and reported apart; `--fresh none` skips it.
  *
  * Progress goes to stderr. The exit code says whether the run worked, never how good the figures are.
  */
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -25,16 +30,23 @@ async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
       questions: { type: 'string', default: join(ROOT, 'examples', 'questions', 'example-kb.jsonl') },
+      kb: { type: 'string', default: join(ROOT, 'examples', 'kb') },
+      fresh: { type: 'string', default: join(ROOT, 'examples', 'questions', 'fresh-example-kb.jsonl') },
       json: { type: 'boolean', default: false },
     },
   });
   const questions = readExampleQuestions(values.questions);
+  const fresh =
+    values.fresh === 'none' || !existsSync(values.fresh)
+      ? undefined
+      : { name: basename(values.fresh), questions: readExampleQuestions(values.fresh) };
   // Default settings on purpose (not this shell's environment): the figures are the embedded default's.
   const config = loadConfig({ CANDOR_DATA_DIR: 'memory://', LOG_LEVEL: 'silent' });
   const report = await runExampleQuestions({
     config,
-    kbPaths: [join(ROOT, 'examples', 'kb')],
+    kbPaths: [values.kb],
     questions,
+    ...(fresh ? { fresh } : {}),
     onProgress: (message) => process.stderr.write(`eval:example: ${message}\n`),
   });
   process.stdout.write(`${values.json ? JSON.stringify(report) : formatExampleReport(report)}\n`);

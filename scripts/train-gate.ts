@@ -21,7 +21,7 @@ import { loadPolicyBench } from '../src/eval/benchmarks/policybench.js';
 import { loadSquad2 } from '../src/eval/benchmarks/squad2.js';
 import { confidentBand } from '../src/eval/gate-training/confident-band.js';
 import { foreignQuestions, gateRows, type GateRow } from '../src/eval/gate-training/gate-rows.js';
-import { figureTable, renderModelCard } from '../src/eval/gate-training/model-card.js';
+import { figureTable, highTable, renderModelCard } from '../src/eval/gate-training/model-card.js';
 import { trainAnswerability, type TrainOptions } from '../src/eval/gate-training/train-answerability.js';
 import { validate } from '../src/eval/gate-training/validate-gate.js';
 
@@ -80,11 +80,12 @@ for (const set of sets) {
 }
 
 const fitted = trainAnswerability(rows, TRAIN);
-const model = { ...fitted, confident: confidentBand(rows, fitted, TRAIN.outOfScopeWeight) };
+const model = { ...fitted, confident: confidentBand(rows, fitted) };
 progress(`confident band: answers scoring ${model.confident} or more carry no caveat`);
 progress('validating (leave one set out, BM25 baseline)');
 const validation = validate(rows, model, TRAIN);
 console.log(figureTable(validation));
+console.log(highTable(validation));
 
 const modelJson = `${JSON.stringify(model, null, 2)}\n`;
 if (values.check) {

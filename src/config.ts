@@ -96,7 +96,7 @@ const CONFIG_FILE_EXAMPLE = '/etc/candor/candor.json';
 const FLAT_EXAMPLE = '{"CANDOR_KB":"handbook","PORT":3000,"CANDOR_CHANNELS":[{"slack":"C0HR","kb":"hr"}]}';
 
 /** Settings whose value is JSON: in a config file they may be written as JSON rather than as a string of it. */
-const JSON_SETTINGS = new Set(['CANDOR_CHANNELS', 'CANDOR_EXPERTS', 'CANDOR_SOURCE_URLS', 'CANDOR_LLM_PRICES']);
+export const JSON_SETTINGS = new Set(['CANDOR_CHANNELS', 'CANDOR_EXPERTS', 'CANDOR_SOURCE_URLS', 'CANDOR_LLM_PRICES']);
 
 function isPrimitive(value: unknown): value is string | number | boolean {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';

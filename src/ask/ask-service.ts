@@ -1,7 +1,7 @@
 import type { Span } from '@opentelemetry/api';
 
 import type { Config } from '../config.js';
-import { formatCaveat, formatExtractiveAnswer, formatRefusal, nearbyTopics } from '../core/answer/format-answer.js';
+import { formatCaveat, formatExtractiveAnswer, formatRefusal, nearbyTopics, usedFacts } from '../core/answer/format-answer.js';
 import { nearMisses } from '../core/answer/near-misses.js';
 import type { AnswerabilityModel } from '../core/gate/answerability-model.js';
 import { GATE_LAYER_NAMES } from '../core/gate/gate.js';
@@ -220,13 +220,17 @@ async function finish(index: KnowledgeIndex, assessed: Assessment, deps: AskDeps
     if (generated.decision === 'abstain') return { ...generated, answerability, considered: nearMisses(assessed.input) };
     return { ...generated, answerability };
   }
-  const cited = assessed.cited();
+  // The reply's sources are the facts it states, not every fact retrieval ranked near them.
+  const candidates = assessed.cited();
+  const cited = usedFacts(candidates, assessed.input.question);
+  const related = candidates.filter((fact) => !cited.includes(fact));
   const answer = withSpanSync(SPAN.answer, {}, () => formatExtractiveAnswer(cited, assessed.input.question));
   return {
     decision: 'answer',
     answer,
     reasons: gate.verdicts,
     evidence: cited.map(evidenceView),
+    ...(related.length > 0 ? { related: related.map(evidenceView) } : {}),
     nearbyTopics: [],
     refusal: null,
     kb,

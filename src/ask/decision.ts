@@ -45,6 +45,11 @@ export interface Answered extends DecisionCommon {
   readonly answer: string;
   /** Exactly the facts the answer cites. */
   readonly evidence: readonly EvidenceView[];
+  /**
+   * Extractive answers: facts retrieval ranked beside the sources that the answer does not state. They are
+   * related reading, never sources; absent when there are none (and for a model's answers).
+   */
+  readonly related?: readonly EvidenceView[];
   readonly nearbyTopics: readonly string[];
   readonly refusal: null;
   /** Shown before the answer when confidence is medium ("I'm not certain this answers your question…"); null when high. */

@@ -22,7 +22,7 @@ export function registerEval(program: Command, cli: Cli): void {
     .command('loo')
     .description('leave-one-out: each question asked with the full KB and with its own fact left out (abstention per category)')
     .requiredOption('--kb <name>', 'knowledge base')
-    .requiredOption('--questions <file>', 'questions (.jsonl, one {"question", ...} per line: see README, Evaluation)')
+    .requiredOption('--questions <file>', 'questions (.jsonl, one {"question", ...} per line: see docs/evaluation.md)')
     .option('--markdown <file>', 'also write the report as Markdown')
     .option(
       '--behind <file>',

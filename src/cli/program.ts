@@ -35,7 +35,7 @@ export function buildProgram(cli: Cli): Command {
     })
     .addHelpText(
       'after',
-      '\nSettings come from the environment (see README). --json prints one JSON object on stdout.\n' +
+      '\nSettings come from the environment (docs/configuration.md). --json prints one JSON object on stdout.\n' +
         'Exit codes: 0 done, 1 failed, 2 usage.',
     );
   // settings that subcommands inherit are set above, before they are made

@@ -23,7 +23,7 @@ const isTimeZone = (zone: string) => {
 
 /**
  * Every setting, keyed by its environment variable so that an error names the
- * variable a person has to fix. Defaults are the documented ones (README).
+ * variable a person has to fix. docs/configuration.md is generated from it (npm run docs:config).
  */
 export const settingsSchema = z.object({
   CANDOR_DATA_DIR: z.string().min(1).default('./.candor'),

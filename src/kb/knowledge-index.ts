@@ -2,7 +2,9 @@ import type { EvidenceFact, Vocabulary } from '../core/gate/types.js';
 import { Bm25Index, type Bm25Hit, type IndexableFact } from '../core/retrieval/bm25-index.js';
 import { reciprocalRankFusion, topByCosine } from '../core/retrieval/fusion.js';
 import { GrowableArray } from '../core/retrieval/growable-array.js';
+import { promoteRangeRows } from '../core/retrieval/range-rows.js';
 import { identifierTags } from '../core/text/analyse-question.js';
+import { figuresIn } from '../core/text/number-ranges.js';
 import { tokenize } from '../core/text/tokenize.js';
 import { FactTable, type StoredFact } from './fact-table.js';
 
@@ -128,7 +130,13 @@ export class KnowledgeIndex {
       (key) => this.openers[this.table.positionOf(key)] === 1,
     );
     const lexical = hits.map((hit) => this.evidence(hit.key, hit.normalised)).sort((a, b) => b.score - a.score);
-    if (!queryVector || this.vectors.size === 0) return lexical.slice(0, k);
+    const figures = figuresIn(question);
+    if (!queryVector || this.vectors.size === 0) {
+      if (figures.length === 0) return lexical.slice(0, k);
+      const kept = new Set(hits.map((hit) => hit.key));
+      const rest = pool.filter((hit) => !kept.has(hit.key)).map((hit) => this.evidence(hit.key, hit.normalised));
+      return promoteRangeRows(lexical, [...lexical.slice(k), ...rest], figures, k);
+    }
     const near = topByCosine(this.vectors, queryVector, k * 2, exclude);
     const cosineOf = new Map(near.map((n) => [n.key, n.cosine]));
     const lexicalOf = new Map(lexical.map((e) => [e.factId, e]));

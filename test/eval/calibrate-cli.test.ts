@@ -20,6 +20,7 @@ interface Asked {
   decision: string;
   confidence: string;
   answerability: { score: number; threshold: number; thresholdSource: string };
+  reasons: { layer: string; code: string | null }[];
 }
 
 describe('candor eval calibrate (the CLI entry point, PolicyBench CPF and ICA)', () => {
@@ -116,7 +117,11 @@ describe('candor eval calibrate (the CLI entry point, PolicyBench CPF and ICA)',
     const calibrated = await ask('cpf', 'How is the 12-month average gross monthly income (AMI) criterion computed?');
     expect(calibrated.answerability).toMatchObject({ threshold: recommended.threshold, thresholdSource: 'kb@1' });
     const score = calibrated.answerability.score;
-    expect(calibrated.confidence).toBe(score < recommended.threshold ? 'low' : score < confidentAbove ? 'medium' : 'high');
+    // Below the KB's band, or capped by a signal of its own (each a `confidence` reason), an answer is caveated.
+    const capped = calibrated.reasons.some((r) => r.layer === 'confidence' && r.code !== 'below_confident_band');
+    expect(calibrated.confidence).toBe(score < recommended.threshold ? 'low' : score < confidentAbove || capped ? 'medium' : 'high');
+    if (calibrated.confidence === 'medium' && score < confidentAbove)
+      expect(calibrated.reasons).toContainEqual(expect.objectContaining({ layer: 'confidence', code: 'below_confident_band' }));
     expect((await ask('ica', 'What is a Foreign Identification Number (FIN) or FIN card?')).answerability).toMatchObject({
       threshold: 0.5,
       thresholdSource: 'model',

@@ -110,8 +110,26 @@ describe('summariseOutcomes', () => {
     expect(t.caveats).toEqual({ wrongAnswers: { count: 1, rate: 0.5 }, rightAnswers: { count: 1, rate: 1 } });
   });
 
+  it('measures the promise of `high`: its precision, the right answers it marks, wrong answers with and without a caveat', () => {
+    const t = summariseOutcomes([
+      scoreReply(answerable, answer('Intensive care unit ward: $5,140', { confidence: 'high' })),
+      scoreReply(answerable, answer('Intensive care unit ward: $5,140', { confidence: 'medium' })),
+      scoreReply(answerable, answer('Normal ward: $830', { confidence: 'high' })),
+      scoreReply(unanswerable, answer('Drive within the speed limit.', { confidence: 'medium' })),
+      scoreReply(unanswerable, refusal),
+    ]);
+    expect(t.confidence).toEqual({
+      high: { count: 2, right: 1, precision: 0.5 },
+      rightMarkedHigh: { count: 1, rate: 0.5 },
+      wrongCaveated: 1,
+      wrongUncaveated: 1,
+    });
+  });
+
   it('leaves caveats unmeasured while decisions carry no confidence', () => {
-    expect(summariseOutcomes([scoreReply(answerable, answer('x')), scoreReply(unanswerable, refusal)]).caveats).toBeNull();
+    const t = summariseOutcomes([scoreReply(answerable, answer('x')), scoreReply(unanswerable, refusal)]);
+    expect(t.caveats).toBeNull();
+    expect(t.confidence).toBeNull();
   });
 });
 
@@ -139,4 +157,16 @@ describe('examples/questions/example-kb.jsonl', () => {
     writeFileSync(noExpected, JSON.stringify({ id: 'b', question: 'q?', answerable: true, note: 'n' }));
     expect(() => readExampleQuestions(noExpected)).toThrow(/line 1: expected/);
   });
+});
+
+describe('the held-out question sets (never used to fit)', () => {
+  for (const path of ['../../examples/questions/fresh-example-kb.jsonl', '../../examples/handbook/questions.jsonl']) {
+    it(`${path.replace('../../', '')} is well-formed: at least 40 questions, both kinds, an answer or a reason for each`, () => {
+      const questions = readExampleQuestions(fileURLToPath(new URL(path, import.meta.url)));
+      expect(questions.length).toBeGreaterThanOrEqual(40);
+      expect(questions.some((q) => q.answerable)).toBe(true);
+      expect(questions.filter((q) => !q.answerable).length).toBeGreaterThanOrEqual(10);
+      expect(new Set(questions.map((q) => q.id)).size).toBe(questions.length);
+    });
+  }
 });

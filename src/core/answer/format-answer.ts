@@ -1,5 +1,9 @@
 import { isFragment } from '../gate/answer-bearing.js';
+import { excludedItem } from '../gate/exclusion.js';
+import { questionFigures } from '../gate/focus-layer.js';
 import type { EvidenceFact, QuestionAnalysis, ReasonCode, Verdict } from '../gate/types.js';
+import { rangeFit } from '../text/number-ranges.js';
+import { isCoverageQuestion } from '../text/question-kind.js';
 import { contentTerms } from '../text/tokenize.js';
 
 const REASON_TEXT: Record<ReasonCode, string> = {
@@ -10,6 +14,7 @@ const REASON_TEXT: Record<ReasonCode, string> = {
   low_coverage: "The closest facts I found don't cover what you're asking",
   low_margin: 'Several facts touch on this, but none of them answers your question specifically.',
   answer_type_mismatch: "I found related facts, but none of them states what you're asking for",
+  number_out_of_range: 'The knowledge base gives this for other values, but not for the one you asked about',
   llm_unanswerable: "The facts I found don't answer this question.",
   ungrounded: "I drafted an answer, but could not back every part of it with the knowledge base, so I won't give it.",
   llm_unavailable: "I can't answer that right now: the language model is unavailable. Please try again later.",
@@ -19,7 +24,8 @@ const REASON_TEXT: Record<ReasonCode, string> = {
 
 /** Plain-words reason for a refusal, with the layer's own detail where it adds something. */
 export function explainRefusal(deciding: Verdict): string {
-  const base = REASON_TEXT[deciding.code ?? 'unavailable'];
+  const code = deciding.code !== null && deciding.code in REASON_TEXT ? (deciding.code as ReasonCode) : 'unavailable';
+  const base = REASON_TEXT[code];
   if (base === '') return `${deciding.detail.charAt(0).toUpperCase()}${deciding.detail.slice(1)}.`;
   if (base.endsWith('.')) return base;
   return `${base}: ${deciding.detail}.`;
@@ -56,21 +62,71 @@ export function formatCaveat(doubts: readonly string[]): string {
   return `I'm not certain this answers your question${why}. This is the closest the knowledge base says; please check the source.`;
 }
 
+/** What an extractive answer reads: the question's terms and, for its figures and kind, its text. */
+type AskedQuestion = Pick<QuestionAnalysis, 'terms'> & Partial<Pick<QuestionAnalysis, 'text' | 'identifiers' | 'identifierText'>>;
+
+/**
+ * The facts an extractive answer uses, in the order it states them: the lead, then at most two facts of the
+ * same passage that add to the same point (they share a question term, state something, and — when the
+ * question names a figure — are not rows whose ranges leave it out). Exactly these are its sources.
+ */
+export function usedFacts(cited: readonly EvidenceFact[], question?: AskedQuestion): EvidenceFact[] {
+  const [lead, ...rest] = cited;
+  if (!lead) return [];
+  const asked = new Set(question?.terms ?? []);
+  const figures =
+    question?.text !== undefined
+      ? questionFigures({
+          text: question.text,
+          identifiers: question.identifiers ?? [],
+          ...(question.identifierText ? { identifierText: question.identifierText } : {}),
+        })
+      : [];
+  const also = rest.filter(
+    (fact) =>
+      fact.passage === lead.passage &&
+      !isFragment(fact) &&
+      // In its own words: every fact of a section shares the section heading's terms.
+      (asked.size === 0 || contentTerms(fact.text).some((t) => asked.has(t))) &&
+      rangeFit(figures, fact.text) !== 'misses' &&
+      // An item already in the lead (a list joined to its lead-in line) is not said twice.
+      !lead.text.toLowerCase().includes(fact.text.toLowerCase()),
+  );
+  return [lead, ...also.slice(0, 2)];
+}
+
 /**
  * The extractive answer: one answer a person reads in its first line — the
  * leading fact as a sentence, a short item with the section that gives it its
- * meaning ("Exclusions: Cosmetic surgery") — then, only when they add to the
- * same point, facts of the same passage as "Also:" lines. Sources are not in
- * the text: every channel renders the decision's evidence as links.
+ * meaning ("Exclusions: Cosmetic surgery"), or "No: …" when a coverage question
+ * is answered by an exclusion — then the other used facts (see usedFacts) as
+ * "Also:" lines. Sources are not in the text: every channel renders the
+ * decision's evidence (exactly the used facts) as links.
  */
-export function formatExtractiveAnswer(cited: readonly EvidenceFact[], question?: Pick<QuestionAnalysis, 'terms'>): string {
-  const [lead, ...rest] = cited;
+export function formatExtractiveAnswer(cited: readonly EvidenceFact[], question?: AskedQuestion): string {
+  const [lead, ...also] = usedFacts(cited, question);
   if (!lead) return '';
-  const asked = new Set(question?.terms ?? []);
-  const also = rest.filter(
-    (fact) => fact.passage === lead.passage && !isFragment(fact) && (asked.size === 0 || [...fact.terms].some((t) => asked.has(t))),
-  );
-  return [statement(lead), ...also.slice(0, 2).map((fact) => `Also: ${statement(fact)}`)].join('\n');
+  const no = question?.text !== undefined && isCoverageQuestion(question.text) ? answersNo(lead, question.terms) : null;
+  return [no ?? statement(lead), ...also.map((fact) => `Also: ${statement(fact)}`)].join('\n');
+}
+
+/**
+ * A coverage or permission question led by a fact that excludes: "No: “Cosmetic surgery” is listed under
+ * “Exclusions”." for an item of an exclusions list (or the one item of a joined list the question names),
+ * "No: <the sentence>" for a sentence that says "not eligible", "must not" and the like. Null when the fact
+ * excludes nothing or the item makes an exception ("except", "unless"): then the evidence points both ways, and
+ * the fact is shown as it stands.
+ */
+export function answersNo(fact: Pick<EvidenceFact, 'text' | 'heading'>, questionTerms: readonly string[] = []): string | null {
+  const excluded = excludedItem(fact, questionTerms);
+  if (excluded === null || excluded.exception) return null;
+  const { item, context } = excluded;
+  const fromHeading =
+    fact.heading !== null && sectionName(fact.heading) !== '' && fact.heading.toLowerCase().includes(context.toLowerCase());
+  if (!excluded.whole)
+    return `No: “${item.replace(/[;,.]$/, '')}” is listed under “${fromHeading ? context : fact.text.split(':')[0]?.trim()}”.`;
+  if (fromHeading && !/[.!?]$/.test(item)) return `No: “${item.replace(/[;,.]$/, '')}” is listed under “${context}”.`;
+  return `No: ${statement(fact)}`;
 }
 
 /** A fact as a line a person reads: unwrapped from brackets, and a short item given its section's name. */

@@ -1,6 +1,9 @@
+import { inRange, rangesIn } from '../text/number-ranges.js';
+import { isCoverageQuestion } from '../text/question-kind.js';
 import { tokenize } from '../text/tokenize.js';
 import { numbersIn } from './answerability-features.js';
 import { coverage } from './coverage.js';
+import { exclusionContext } from './exclusion.js';
 import { expectedValueIn } from './expected-value.js';
 import type { EvidenceFact, QuestionAnalysis } from './types.js';
 
@@ -44,18 +47,21 @@ const computed = new WeakMap<readonly EvidenceFact[], { question: QuestionAnalys
 function rank(ranked: readonly EvidenceFact[], question: QuestionAnalysis, weights: ReadonlyMap<string, number>): AnswerBearing[] {
   const top = ranked[0]?.score ?? 0;
   const asked = numbersIn(question.text);
+  // A coverage or permission question is answered "no" by an item under Exclusions ("Cosmetic surgery"), a label alone elsewhere.
+  const asksCover = isCoverageQuestion(question.text);
   const scored = ranked.map((fact, rank): AnswerBearing => {
     const covers = coverage(question.terms, weights, fact.terms);
     // Stating the question's terms itself, not through its heading: a heading says what a section is about, not the answer.
     const own = coverage(question.terms, weights, new Set(tokenize(fact.text).map((t) => t.term)));
     const typeHeld = question.expects === null || expectedValueIn(question.expects, fact.text);
-    const fragment = isFragment(fact);
+    const excludes = asksCover && exclusionContext(fact) !== null;
+    const fragment = isFragment(fact) && !excludes;
     const fits = numberFit(asked, fact.text);
     const retrieval = top > 0 ? fact.score / top : 0;
     const score =
       covers +
       own +
-      0.5 * (isAnswerShaped(question, fact, typeHeld) ? 1 : 0) +
+      0.5 * (excludes || isAnswerShaped(question, fact, typeHeld) ? 1 : 0) +
       0.5 * fits +
       0.25 * retrieval -
       (leansOnContext(fact.text) ? 0.3 : 0) -
@@ -83,29 +89,15 @@ function isAnswerShaped(question: QuestionAnalysis, fact: EvidenceFact, typeHeld
 
 /**
  * 1 when a number the question names lies in a range the fact states ("35" in "31 – 40", "age 85" in
- * "81 and above"), 0.5 when the fact states the number itself, 0 otherwise (or when the question names none).
+ * "81 and above", "$12,000" in "above $10,000"; see number-ranges.ts), 0.5 when the fact states the number
+ * itself, 0 otherwise (or when the question names none).
  */
 export function numberFit(asked: ReadonlySet<string>, text: string): number {
   if (asked.size === 0) return 0;
-  let best = 0;
-  for (const n of asked) {
-    const x = Number(n);
-    if (!Number.isFinite(x)) continue;
-    for (const [, lo, hi] of text.matchAll(/(\d[\d,]*)\s*(?:–|-|to)\s*(\d[\d,]*)/g)) {
-      const a = Number((lo as string).replace(/,/g, ''));
-      const b = Number((hi as string).replace(/,/g, ''));
-      if (a < b && x >= a && x <= b) return 1;
-    }
-    for (const [, bound, side] of text.matchAll(
-      /(\d[\d,]*)\s+(?:years? old\s+)?(?:and|or)\s+(below|under|above|over|older|younger|more|less)/gi,
-    )) {
-      const a = Number((bound as string).replace(/,/g, ''));
-      const below = /below|under|younger|less/i.test(side as string);
-      if (below ? x <= a : x >= a) return 1;
-    }
-    if (numbersIn(text).has(n)) best = 0.5;
-  }
-  return best;
+  const xs = [...asked].map(Number).filter(Number.isFinite);
+  if (xs.length > 0 && rangesIn(text).some((range) => xs.some((x) => inRange(range, x)))) return 1;
+  const stated = numbersIn(text);
+  return [...asked].some((n) => stated.has(n)) ? 0.5 : 0;
 }
 
 /**

@@ -72,7 +72,9 @@ export function answerabilityFeatures(input: GateInput): FeatureReport {
   const wordOf = (term: string) => question.wordOf?.[term] ?? term;
   const byRarity = [...question.terms].sort((a, b) => (weights.get(b) ?? 0) - (weights.get(a) ?? 0));
   const known = byRarity.filter((t) => vocabulary.has(t));
-  const unknown = byRarity.filter((t) => !vocabulary.has(t));
+  // A figure the KB never states ("85") is not an unknown word: a range may hold it ("71 and above"); the
+  // number features judge figures.
+  const unknown = byRarity.filter((t) => !vocabulary.has(t) && !/^\d/.test(t));
   const totalWeight = sum(question.terms.map((t) => weights.get(t) ?? 0));
 
   const coverages = ranked.map((fact) => coverage(question.terms, weights, fact.terms));
@@ -192,6 +194,9 @@ const NUMBER_WORDS: Readonly<Record<string, string>> = {
   forty: '40',
   fifty: '50',
   sixty: '60',
+  seventy: '70',
+  eighty: '80',
+  ninety: '90',
   hundred: '100',
 };
 

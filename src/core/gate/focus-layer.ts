@@ -1,5 +1,7 @@
+import { figuresIn, rangeFit } from '../text/number-ranges.js';
 import { contentTerms } from '../text/tokenize.js';
 import { rankAnswerBearing, type AnswerBearing } from './answer-bearing.js';
+import { numbersIn } from './answerability-features.js';
 import { termWeights } from './coverage.js';
 import { article } from './explain-score.js';
 import type { GateInput, Verdict } from './types.js';
@@ -40,7 +42,32 @@ export function focusLayer(input: GateInput): Verdict {
       code: 'answer_type_mismatch',
       detail: `the question asks for ${article(input.question.expects ?? 'value')} and the closest fact states none`,
     };
+  const outside = figureOutsideRanges(input, lead);
+  if (outside !== null)
+    return { layer: 'focus', pass: false, code: 'number_out_of_range', detail: `no retrieved fact states a range that holds ${outside}` };
   return { layer: 'focus', pass: true, code: null, detail: 'the leading fact states the kind of answer asked for' };
+}
+
+/**
+ * The figure a question names ("entry age 105") when the leading fact is a row of ranges ("61 – 70", "30 and
+ * below") none of which holds it, and no retrieved row of its table holds or states it: answering with a
+ * neighbouring row would be wrong. Null otherwise.
+ */
+export function figureOutsideRanges(input: GateInput, lead: AnswerBearing): string | null {
+  const figures = questionFigures(input.question);
+  if (figures.length === 0 || rangeFit(figures, lead.fact.text) !== 'misses') return null;
+  const stated = (text: string) => figures.some((x) => numbersIn(text).has(String(x)));
+  // Rows of the lead's own table (passage): another table's row holding the figure answers another question.
+  const rows = input.ranked.filter((fact) => fact.passage === lead.fact.passage);
+  if (rows.some((fact) => rangeFit(figures, fact.text) === 'holds' || stated(fact.text))) return null;
+  return figures.map((x) => x.toLocaleString('en-US')).join(', ');
+}
+
+/** The figures a question names, less the digits of its identifiers ("ADR-0050", "Form 12", "IR8A"). */
+export function questionFigures(question: Pick<GateInput['question'], 'text' | 'identifiers' | 'identifierText'>): number[] {
+  let text = question.text;
+  for (const typed of Object.values(question.identifierText ?? {})) text = text.split(typed).join(' ');
+  return figuresIn(text);
 }
 
 /**
@@ -75,7 +102,7 @@ export function doubtsAbout(input: GateInput): string[] {
  * "how fast") and the indefinite people it is asked for ("someone", "people"). A fact answers "how long"
  * with a duration, not with the word "long".
  */
-function frameTerms(text: string): Set<string> {
+export function frameTerms(text: string): Set<string> {
   const frame = new Set(contentTerms('someone somebody anyone anybody person people'));
   for (const [, word] of text.matchAll(/\bhow\s+([\p{L}]+)/giu)) for (const term of contentTerms(word ?? '')) frame.add(term);
   return frame;

@@ -3,6 +3,7 @@ import { modelRef, scoreAnswerability, type AnswerabilityModel, type Answerabili
 import { explainLowScore } from './explain-score.js';
 import { doubtsAbout, focusLayer } from './focus-layer.js';
 import { cosineLayer, evidenceLayer, identifierLayer, round } from './rule-layers.js';
+import { tierCaps, type TierCap } from './tier-caps.js';
 import type { GateInput, Verdict } from './types.js';
 
 /** The answerability score as a decision carries it (JSON, trace, interaction row). */
@@ -24,11 +25,16 @@ export type Confidence = 'high' | 'medium' | 'low';
 
 export interface GateResult {
   readonly pass: boolean;
-  /** Low when the gate refuses; medium when it passes with a score below the model's confident band; high otherwise. */
+  /**
+   * Low when the gate refuses; medium when it passes but something caps the tier (a score below the confident
+   * band, or a signal of tier-caps.ts); high otherwise.
+   */
   readonly confidence: Confidence;
   /** For a medium answer, what may be off, in plain words (the caveat names it); empty otherwise. */
   readonly doubts: readonly string[];
-  /** Every layer's verdict; on refusal the deciding one comes first. */
+  /** For a medium answer, every reason that kept it from `high` (also in `verdicts`, as `confidence` verdicts). */
+  readonly caps: readonly TierCap[];
+  /** Every layer's verdict; on refusal the deciding one comes first; an answer's tier caps come last. */
   readonly verdicts: readonly Verdict[];
   readonly answerability: Answerability;
 }
@@ -80,10 +86,25 @@ export function runGate(input: GateInput, model: AnswerabilityModel, hook: Layer
   );
   const combined = combineVerdicts(verdicts);
   const scored = answerability as Answerability;
-  if (!combined.pass) return { ...combined, answerability: scored, confidence: 'low', doubts: [] };
-  const confident = scored.score >= Math.max(input.settings.confidentAbove ?? confidentAbove(model), scored.threshold);
-  if (confident) return { ...combined, answerability: scored, confidence: 'high', doubts: [] };
-  return { ...combined, answerability: scored, confidence: 'medium', doubts: doubtsAbout(input) };
+  if (!combined.pass) return { ...combined, answerability: scored, confidence: 'low', doubts: [], caps: [] };
+  const band = Math.max(input.settings.confidentAbove ?? confidentAbove(model), scored.threshold);
+  const caps: TierCap[] = [
+    ...(scored.score < band
+      ? [{ code: 'below_confident_band' as const, detail: `the answerability score ${round(scored.score)} is below ${round(band)}` }]
+      : []),
+    ...tierCaps(input),
+  ];
+  if (caps.length === 0) return { ...combined, answerability: scored, confidence: 'high', doubts: [], caps };
+  const capVerdicts = caps.map((cap): Verdict => ({ layer: 'confidence', pass: true, code: cap.code, detail: cap.detail }));
+  return {
+    pass: true,
+    verdicts: [...combined.verdicts, ...capVerdicts],
+    answerability: scored,
+    confidence: 'medium',
+    // The caveat names what a person can check; the score band alone says nothing they can act on.
+    doubts: [...doubtsAbout(input), ...caps.filter((cap) => cap.code !== 'below_confident_band').map((cap) => cap.detail)],
+    caps,
+  };
 }
 
 /** The score above which an answer needs no caveat: the model's calibrated band (its model card), else its threshold. */

@@ -6,17 +6,34 @@ export type ReasonCode =
   | 'low_coverage'
   | 'low_margin'
   | 'answer_type_mismatch'
+  | 'number_out_of_range'
   | 'llm_unanswerable'
   | 'ungrounded'
   | 'llm_unavailable'
   | 'invalid_output'
   | 'unavailable';
 
-/** One layer's verdict; `code` is null when the layer passed. */
+/**
+ * Why an answer is not `high` (it carries a caveat); stable codes, in `reasons` as passing `confidence` verdicts.
+ * See tier-caps.ts; `below_confident_band` is the answerability score under the model's (or KB's) confident band.
+ */
+export type TierCode =
+  | 'below_confident_band'
+  | 'number_unmatched'
+  | 'exclusion_outranks'
+  | 'exclusion_exception'
+  | 'lead_not_best'
+  | 'qualifier_contradicted'
+  | 'lead_in_line';
+
+/**
+ * One layer's verdict. `code` is null when the layer passed, except for the `confidence` layer, whose passing
+ * verdicts each name a reason (a TierCode) that kept the answer from `high`.
+ */
 export interface Verdict {
   readonly layer: string;
   readonly pass: boolean;
-  readonly code: ReasonCode | null;
+  readonly code: ReasonCode | TierCode | null;
   readonly detail: string;
   readonly score?: number;
   readonly threshold?: number;

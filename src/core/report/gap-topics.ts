@@ -1,3 +1,4 @@
+import { withoutScaffolding } from '../text/scaffolding.js';
 import { tokenize } from '../text/tokenize.js';
 
 /** One distinct refused question (same text, case and spacing aside) and how often it was asked. */
@@ -62,7 +63,7 @@ export function groupRefusals(
   const minSimilarity = options.minSimilarity ?? 0.3;
   const termWeight = options.termWeight ?? (() => 1);
   const byQuestion = options.by === 'question';
-  const tokens = refused.map((r) => tokenize(r.question));
+  const tokens = refused.map((r) => tokenize(withoutScaffolding(r.question)));
   const df = new Map<string, number>();
   for (const list of tokens) for (const term of new Set(list.map((t) => t.term))) df.set(term, (df.get(term) ?? 0) + 1);
   const n = refused.length;

@@ -1,4 +1,5 @@
 import type { ExpectedAnswer, QuestionAnalysis } from '../gate/types.js';
+import { withoutScaffolding } from './scaffolding.js';
 import { contentTerms, tokenize } from './tokenize.js';
 
 const CODE_TOKEN = /[A-Za-z0-9]+(?:[-_/.][A-Za-z0-9]+)*/g;
@@ -107,7 +108,8 @@ export function analyseQuestion(text: string): QuestionAnalysis {
   const mentions = identifierMentions(text);
   return {
     text,
-    terms: contentTerms(text),
+    // "How many days…" asks for a count: "many" is not part of the topic (nor of a refusal's "never mentions").
+    terms: contentTerms(withoutScaffolding(text)),
     wordOf: wordsByTerm(text),
     identifiers: [...mentions.keys()],
     identifierText: Object.fromEntries(mentions),

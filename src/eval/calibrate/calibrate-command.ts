@@ -72,7 +72,7 @@ export async function evalCalibrate(
     throw new CandorError(
       'input_invalid',
       'eval calibrate needs either --questions FILE (the eval loo format) or --from-labels (reviewer labels on the abstention task). ' +
-        "Probes made from the KB's own facts were tried and moved real-question results the wrong way (see README), so there is no mode without either.",
+        "Probes made from the KB's own facts were tried and moved real-question results the wrong way (see docs/evaluation.md), so there is no mode without either.",
       { status: 400 },
     );
   }

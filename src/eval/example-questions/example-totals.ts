@@ -30,6 +30,19 @@ export interface ExampleTotals {
     readonly wrongAnswers: { readonly count: number; readonly rate: number };
     readonly rightAnswers: { readonly count: number; readonly rate: number };
   } | null;
+  /** What the `high` tier promises, measured: null while decisions carry no confidence. */
+  readonly confidence: ConfidenceFigures | null;
+}
+
+/** `high` is a promise that the first line holds the answer; these say how well it is kept. */
+export interface ConfidenceFigures {
+  /** Answers marked `high`, and how many of them are right (the answer in the first line): precision of `high`. */
+  readonly high: { readonly count: number; readonly right: number; readonly precision: number };
+  /** Right answers marked `high`, of all right answers. */
+  readonly rightMarkedHigh: { readonly count: number; readonly rate: number };
+  /** Wrong answers (answerable without the answer first, or unanswerable answered) with a caveat, and without one. */
+  readonly wrongCaveated: number;
+  readonly wrongUncaveated: number;
 }
 
 const ratio = (count: number, n: number) => (n === 0 ? 0 : Math.round((count / n) * 10_000) / 10_000);
@@ -65,5 +78,17 @@ export function summariseOutcomes(rows: readonly ScoredRow[]): ExampleTotals {
     falseRefusals: tally('false-refusal', 'answerable', answerable),
     rightRefusals: tally('right-refusal', 'unanswerable', unanswerable),
     caveats: rows.some((r) => r.confidence !== null) ? { wrongAnswers: caveated(wrong), rightAnswers: caveated(right) } : null,
+    confidence: rows.some((r) => r.confidence !== null) ? confidenceFigures(right, wrong) : null,
+  };
+}
+
+function confidenceFigures(right: readonly ScoredRow[], wrong: readonly ScoredRow[]): ConfidenceFigures {
+  const rightHigh = right.filter((r) => r.confidence === 'high').length;
+  const wrongHigh = wrong.filter((r) => r.confidence === 'high').length;
+  return {
+    high: { count: rightHigh + wrongHigh, right: rightHigh, precision: ratio(rightHigh, rightHigh + wrongHigh) },
+    rightMarkedHigh: { count: rightHigh, rate: ratio(rightHigh, right.length) },
+    wrongCaveated: wrong.filter((r) => r.confidence === 'medium').length,
+    wrongUncaveated: wrongHigh,
   };
 }

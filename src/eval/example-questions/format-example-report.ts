@@ -1,4 +1,4 @@
-import type { Tally } from './example-totals.js';
+import type { ExampleTotals, Tally } from './example-totals.js';
 import type { ExampleReport } from './run-example-questions.js';
 import type { ScoredRow } from './score-replies.js';
 
@@ -20,18 +20,42 @@ function wrongLine(r: ScoredRow): string {
   return `  ${r.id}  ${clip(r.question, 100)}\n         ${what}\n         first line: ${clip(r.firstLine)}`;
 }
 
-/** The human report of `npm run eval:example`: the four outcomes, then the wrong answers and false refusals. */
+/** The human report of `npm run eval:example`: the four outcomes, then the wrong answers and false refusals; then the fresh set's. */
 export function formatExampleReport(report: ExampleReport): string {
-  const t = report.totals;
+  const title =
+    `Example-KB questions: ${report.totals.questions} (${report.totals.answerable} answerable, ${report.totals.unanswerable} not), ${report.mode} mode, ` +
+    `knowledge base "${report.kb.name}" v${report.kb.version} (${report.kb.documents} documents, ${report.kb.facts} facts)`;
+  const fresh = report.fresh;
+  return [
+    formatSet(title, report.totals, report.rows),
+    ...(fresh
+      ? [
+          '',
+          formatSet(
+            `Fresh questions (${fresh.name}, never used to fit): ${fresh.totals.questions} (${fresh.totals.answerable} answerable, ${fresh.totals.unanswerable} not)`,
+            fresh.totals,
+            fresh.rows,
+          ),
+        ]
+      : []),
+  ].join('\n');
+}
+
+function formatSet(title: string, t: ExampleTotals, rows: readonly ScoredRow[]): string {
   const caveats = t.caveats
     ? `  caveated answers (confidence 'medium'): ${t.caveats.wrongAnswers.count} of ${t.wrongAnswers.count} wrong (${pct(t.caveats.wrongAnswers.rate)}), ` +
       `${t.caveats.rightAnswers.count} of ${t.rightAnswers.count} right (${pct(t.caveats.rightAnswers.rate)})`
     : '  caveated answers: not measured (decisions carry no confidence field)';
-  const wrong = report.rows.filter((r) => r.outcome === 'wrong-answer');
-  const refused = report.rows.filter((r) => r.outcome === 'false-refusal');
+  const c = t.confidence;
+  const promise = c
+    ? `  confidence 'high': ${c.high.count} answers, ${c.high.right} right (precision ${pct(c.high.precision)}); ` +
+      `${c.rightMarkedHigh.count} of ${t.rightAnswers.count} right answers marked high (${pct(c.rightMarkedHigh.rate)}); ` +
+      `wrong answers: ${c.wrongCaveated} with a caveat, ${c.wrongUncaveated} without`
+    : null;
+  const wrong = rows.filter((r) => r.outcome === 'wrong-answer');
+  const refused = rows.filter((r) => r.outcome === 'false-refusal');
   return [
-    `Example-KB questions: ${t.questions} (${t.answerable} answerable, ${t.unanswerable} not), ${report.mode} mode, ` +
-      `knowledge base "${report.kb.name}" v${report.kb.version} (${report.kb.documents} documents, ${report.kb.facts} facts)`,
+    title,
     '',
     tallyLine('right answers', t.rightAnswers, t.answerable),
     tallyLine(
@@ -43,6 +67,7 @@ export function formatExampleReport(report: ExampleReport): string {
     tallyLine('false refusals', t.falseRefusals, t.answerable),
     tallyLine('right refusals', t.rightRefusals, t.unanswerable),
     caveats,
+    ...(promise ? [promise] : []),
     `  of all ${t.questions} questions: right answers ${pct(t.rightAnswers.share)}, wrong answers ${pct(t.wrongAnswers.share)}, ` +
       `false refusals ${pct(t.falseRefusals.share)}, right refusals ${pct(t.rightRefusals.share)}`,
     '',

@@ -12,6 +12,15 @@ export interface ExampleReport {
   readonly mode: 'extractive' | 'llm';
   readonly totals: ExampleTotals;
   readonly rows: readonly ScoredRow[];
+  /** A second set asked of the same KB and reported apart (the fresh set, never used to fit): absent when not asked. */
+  readonly fresh?: QuestionSetReport;
+}
+
+/** One set's figures and rows. */
+export interface QuestionSetReport {
+  readonly name: string;
+  readonly totals: ExampleTotals;
+  readonly rows: readonly ScoredRow[];
 }
 
 export interface ExampleRunOptions {
@@ -20,6 +29,8 @@ export interface ExampleRunOptions {
   /** Documents to ingest into the config's default KB before asking. */
   readonly kbPaths: readonly string[];
   readonly questions: readonly ExampleQuestion[];
+  /** A second set, asked of the same KB and reported apart. */
+  readonly fresh?: { readonly name: string; readonly questions: readonly ExampleQuestion[] };
   readonly onProgress?: (message: string) => void;
 }
 
@@ -38,17 +49,23 @@ export async function runExampleQuestions(options: ExampleRunOptions): Promise<E
       throw new CandorError('input_invalid', `Could not ingest the example KB (${why}).`);
     }
     onProgress?.(`ingested ${ingested.documents} documents, ${ingested.facts} facts; asking ${questions.length} questions`);
-    const rows: ScoredRow[] = [];
-    for (const [i, q] of questions.entries()) {
-      const decision = await app.ask({ question: q.question, kb, channel: 'eval' }, { record: false });
-      rows.push(scoreReply(q, decision));
-      if ((i + 1) % 20 === 0 || i + 1 === questions.length) onProgress?.(`asked ${i + 1}/${questions.length}`);
-    }
+    const askAll = async (set: readonly ExampleQuestion[], label: string) => {
+      const rows: ScoredRow[] = [];
+      for (const [i, q] of set.entries()) {
+        const decision = await app.ask({ question: q.question, kb, channel: 'eval' }, { record: false });
+        rows.push(scoreReply(q, decision));
+        if ((i + 1) % 20 === 0 || i + 1 === set.length) onProgress?.(`${label}: asked ${i + 1}/${set.length}`);
+      }
+      return rows;
+    };
+    const rows = await askAll(questions, 'questions');
+    const fresh = options.fresh ? await askAll(options.fresh.questions, options.fresh.name) : null;
     return {
       kb: { ...ingested.kb, documents: ingested.documents, facts: ingested.facts },
       mode: app.llm ? 'llm' : 'extractive',
       totals: summariseOutcomes(rows),
       rows,
+      ...(options.fresh && fresh ? { fresh: { name: options.fresh.name, totals: summariseOutcomes(fresh), rows: fresh } } : {}),
     };
   } finally {
     await app.close();

@@ -3,6 +3,8 @@ import type { Config } from '../../config.js';
 import { mulberry32 } from '../../core/agreement/seeded-random.js';
 import { FEATURE_NAMES, featureVector } from '../../core/gate/answerability-features.js';
 import type { AnswerabilityModel } from '../../core/gate/answerability-model.js';
+import { tierCaps } from '../../core/gate/tier-caps.js';
+import type { TierCode } from '../../core/gate/types.js';
 import type { KnowledgeIndex } from '../../kb/knowledge-index.js';
 import { citesRightFact, type BenchmarkQuestion, type BenchmarkSet } from '../benchmarks/benchmark-set.js';
 
@@ -28,6 +30,8 @@ export interface GateRow {
   readonly label: 0 | 1;
   /** A crisp rule (unknown identifier, no evidence) refused, whatever the score. */
   readonly ruleRefused: boolean;
+  /** The tier signals other than the score band (tier-caps.ts) that keep an answer to it from `high`. */
+  readonly caps: readonly TierCode[];
 }
 
 export interface RowOptions {
@@ -44,7 +48,7 @@ export interface RowOptions {
 export function gateRows(set: BenchmarkSet, index: KnowledgeIndex, options: RowOptions): GateRow[] {
   const rows: GateRow[] = [];
   const ask = (question: BenchmarkQuestion, kind: RowKind, questionSet: string, exclude: ReadonlySet<number> = new Set()) => {
-    const { gate, cited } = assessQuestion(index, question.question, { config: options.config, model: options.model, exclude });
+    const { gate, cited, input } = assessQuestion(index, question.question, { config: options.config, model: options.model, exclude });
     const right = kind === 'answerable' && citesRightFact(question, cited());
     rows.push({
       set: set.name,
@@ -55,6 +59,8 @@ export function gateRows(set: BenchmarkSet, index: KnowledgeIndex, options: RowO
       features: featureVector(gate.answerability.features),
       label: right ? 1 : 0,
       ruleRefused: gate.verdicts.some((v) => !v.pass && v.layer !== 'answerability'),
+      // The tier signals read the question and its evidence, not the model: the same whatever model scores the row.
+      caps: tierCaps(input).map((cap) => cap.code),
     });
   };
   const total = set.questions.length + (options.foreign?.length ?? 0);

@@ -1,6 +1,6 @@
 import { FEATURE_NAMES } from '../../core/gate/answerability-features.js';
 import { modelRef, type AnswerabilityModel } from '../../core/gate/answerability-model.js';
-import { CAVEAT_BUDGET } from './confident-band.js';
+import { HIGH_PRECISION_TARGET, MIN_RIGHT_HIGH } from './confident-band.js';
 import type { GateRow } from './gate-rows.js';
 import type { SetFigures, Validation } from './validate-gate.js';
 
@@ -35,11 +35,15 @@ KB's own calibrated threshold from \`candor eval calibrate --apply\`). Crisp rul
 identifier the KB never mentions, and no evidence at all; after it, the focus rule (the fact an answer would lead with
 must be a statement, not a heading or a label, and hold the kind of value asked for).
 
-**Three tiers.** Answers scoring **${model.confident ?? model.threshold}** or more are given plainly (confidence \`high\`);
-between the threshold and that band they carry a visible caveat (\`medium\`); below the threshold Candor refuses
-(\`low\`). The band is the highest score at which at most ${pct(CAVEAT_BUDGET)} of the right answers on the training sets
-(weighted as in training) would carry the caveat: a signal, not a blanket. It moves with a KB's calibrated threshold
-(never below it).
+**Three tiers.** Answers scoring **${model.confident ?? model.threshold}** or more are given plainly (confidence \`high\`)
+unless a tier signal caps them (a word the KB never mentions, a specific word or a figure the leading fact lacks, an
+exclusion that outranks the lead, a lead that is not the best-scored fact or only a lead-in line: each a \`confidence\`
+reason with its code); between the threshold and that band, or capped, they carry a visible caveat (\`medium\`); below
+the threshold Candor refuses (\`low\`). \`high\` is a promise: the band is the lowest score at which, averaged over the
+training sets, at least ${pct(HIGH_PRECISION_TARGET)} of the uncapped answers at or above it are right — but never so
+high that fewer than ${pct(MIN_RIGHT_HIGH)} of the right answers stay \`high\`; where the target cannot be met within that
+floor, the highest band the floor allows. It moves with a KB's calibrated threshold (never below it). The *high* table
+below gives the precision reached on each set, and on each set left out of the fit.
 
 **Features and weights** (standardised, so the weights compare; positive = towards answering):
 
@@ -73,6 +77,8 @@ ${figureTable(validation)}
 
 ${caveatTable(validation)}
 
+${highTable(validation)}
+
 **Limits.** Lexical signals only: a paraphrase the KB states in other words scores low, and a question that reuses a
 fact's words while asking something it does not state (SQuAD's adversarial edits) scores high. Calibrate per KB
 (\`candor eval calibrate\`) when a KB differs from these.
@@ -91,6 +97,21 @@ export function caveatTable(v: Validation): string {
     ...v.inSample.map((s) => `| ${s.set} | ${cell(v.inSample, s.set)} | ${cell(v.leaveOneSetOut, s.set)} |`),
     '',
     'Each cell: share of right answers / share of wrong answers that carry the caveat (confidence `medium`).',
+  ].join('\n');
+}
+
+/** Precision of the answers given plainly (`high`), per set: in-sample and with the set left out of the fit. */
+export function highTable(v: Validation): string {
+  const cell = (f: readonly SetFigures[], set: string) => {
+    const h = f.find((x) => x.set === set)?.high;
+    return h ? `${pct(h.precision)} of ${h.answers}` : '–';
+  };
+  return [
+    '| KB | precision of high, in-sample | precision of high, leave one set out |',
+    '|---|---|---|',
+    ...v.inSample.map((s) => `| ${s.set} | ${cell(v.inSample, s.set)} | ${cell(v.leaveOneSetOut, s.set)} |`),
+    '',
+    'Each cell: the share of `high` answers (to reported questions) that cite a right fact, of how many `high` answers.',
   ].join('\n');
 }
 

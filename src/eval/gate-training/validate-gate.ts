@@ -20,6 +20,8 @@ export interface SetFigures {
    * that carries the caveat: among right answers and among wrong ones. Absent for deciders without tiers.
    */
   readonly caveated?: { readonly right: number; readonly wrong: number };
+  /** Answers given plainly (confidence `high`) to reported questions, and the share of them that is right. Absent for deciders without tiers. */
+  readonly high?: { readonly answers: number; readonly precision: number };
 }
 
 export type Decide = ((row: GateRow) => boolean) & { readonly caveats?: (row: GateRow) => boolean };
@@ -28,7 +30,7 @@ export type Decide = ((row: GateRow) => boolean) & { readonly caveats?: (row: Ga
 export function modelDecides(model: AnswerabilityModel, threshold = model.threshold): Decide {
   const band = Math.max(confidentAbove(model), threshold);
   return Object.assign((row: GateRow) => !row.ruleRefused && predictLogistic(model, row.features) >= threshold, {
-    caveats: (row: GateRow) => predictLogistic(model, row.features) < band,
+    caveats: (row: GateRow) => row.caps.length > 0 || predictLogistic(model, row.features) < band,
   });
 }
 
@@ -57,6 +59,10 @@ export function figures(rows: readonly GateRow[], decide: Decide): SetFigures[] 
             caveated: {
               right: share(rightOnes.filter(caveats).length, rightOnes.length),
               wrong: share(wrongOnes.filter(caveats).length, wrongOnes.length),
+            },
+            high: {
+              answers: given.filter((r) => !caveats(r)).length,
+              precision: share(rightOnes.filter((r) => !caveats(r)).length, given.filter((r) => !caveats(r)).length),
             },
           }
         : {}),
@@ -100,7 +106,7 @@ export function validate(rows: readonly GateRow[], model: AnswerabilityModel, op
     inSample: figures(rows, modelDecides(model)),
     leaveOneSetOut: sets.flatMap((set) => {
       const fitted = trainAnswerability(without(set), options);
-      return figures(own(set), modelDecides({ ...fitted, confident: confidentBand(without(set), fitted, options.outOfScopeWeight) }));
+      return figures(own(set), modelDecides({ ...fitted, confident: confidentBand(without(set), fitted) }));
     }),
     bm25: {
       threshold,

@@ -52,7 +52,7 @@ export async function evalGenerate(
   if (!llm)
     throw new CandorError(
       'input_invalid',
-      'eval generate needs a model to write questions: set OPENAI_API_KEY, OPENAI_BASE_URL (Ollama, vLLM) or AZURE_OPENAI_* (see README, "Answering with an LLM").',
+      'eval generate needs a model to write questions: set OPENAI_API_KEY, OPENAI_BASE_URL (Ollama, vLLM) or AZURE_OPENAI_* (see docs/llm.md).',
     );
   const cachePath = args.out ? `${args.out}.cache.jsonl` : null;
   const generation = await generateCandidates(app.store.db, llm, {

@@ -1,3 +1,4 @@
+import { stripFootnoteMarkers } from './footnotes.js';
 import { normaliseWhitespace } from './normalise.js';
 import { splitSentences } from './split-sentences.js';
 import type { ParsedDocument, ParsedFact } from './types.js';
@@ -16,22 +17,37 @@ export interface FactPlace {
   readonly page?: number | undefined;
 }
 
+/** A lead-in line ("These include:", "Please refer to the following website:") takes at most this many of the facts after it… */
+const LEAD_IN_ITEMS = 8;
+/** …and grows to at most this many characters. */
+const LEAD_IN_CHARS = 600;
+
 /**
  * Collects facts in document order: drops empty, wordless and question-only
- * ones, keeps a fact only once per heading, and numbers positions from 0.
+ * ones, takes footnote markers off words, keeps a fact only once per heading,
+ * and numbers positions from 0. A lead-in line — one ending in ":" — keeps its
+ * content: the short facts that follow it under the same heading (list items, a
+ * link) are joined to it ("These include: A; B; C"), and each stays a fact of its own too.
  */
 export class FactCollector {
   private readonly facts: ParsedFact[] = [];
   private readonly seen = new Set<string>();
+  private leadIn: { fact: ParsedFact; heading: string | null; stem: string; items: string[] } | null = null;
 
   /** A block of running text: one fact per sentence. */
   addParagraph(text: string, heading: string | null, where: FactPlace = {}): void {
+    // Running prose after a lead-in line is not its content (code may have stood between them); a bare link or item is.
+    const clean = normaliseWhitespace(text);
+    if (this.leadIn !== null && (/[.!?]["'”’)]*$/.test(clean) || clean.length > 200) && !/^(?:https?:\/\/|www\.)\S+$/.test(clean))
+      this.leadIn = null;
     for (const sentence of splitSentences(text)) this.addFact(sentence, heading, { page: where.page });
   }
 
   /** A list item, table row or other unit kept whole as one fact. */
   addFact(text: string, heading: string | null, where: FactPlace & { row?: boolean } = {}): void {
-    const clean = normaliseWhitespace(text);
+    const clean = normaliseWhitespace(stripFootnoteMarkers(text));
+    if (clean === '') return;
+    this.joinToLeadIn(clean, heading, where.row === true);
     if (!HAS_WORD.test(clean) || QUESTION.test(clean)) return;
     const key = `${heading ?? ''}\u0000${clean}`;
     if (this.seen.has(key)) return;
@@ -40,6 +56,21 @@ export class FactCollector {
     if (where.row === true) fact.row = true;
     if (where.page !== undefined) fact.page = where.page;
     this.facts.push(fact);
+    if (where.row !== true && clean.endsWith(':') && clean.length < LEAD_IN_CHARS / 2)
+      this.leadIn = { fact, heading, stem: clean, items: [] };
+  }
+
+  /** Joins a fact to the open lead-in line it follows (same heading, short, not a table row), or closes the lead-in. */
+  private joinToLeadIn(clean: string, heading: string | null, row: boolean): void {
+    const open = this.leadIn;
+    if (open === null) return;
+    const joined = `${open.stem} ${[...open.items, clean.replace(/[;.]$/, '')].join('; ')}`;
+    if (row || heading !== open.heading || clean.endsWith(':') || open.items.length >= LEAD_IN_ITEMS || joined.length > LEAD_IN_CHARS) {
+      this.leadIn = null;
+      return;
+    }
+    open.items.push(clean.replace(/[;.]$/, ''));
+    open.fact.text = joined;
   }
 
   get count(): number {
@@ -60,7 +91,7 @@ export class HeadingStack {
   private entries: Array<{ rank: number; text: string }> = [];
 
   push(rank: number, text: string): void {
-    const clean = normaliseWhitespace(text);
+    const clean = normaliseWhitespace(stripFootnoteMarkers(text));
     if (clean === '') return;
     this.entries = this.entries.filter((entry) => entry.rank < rank);
     this.entries.push({ rank, text: clean });

@@ -17,11 +17,11 @@ describe('parseDocument (text)', () => {
     expect(doc.facts.map((fact) => fact.position)).toEqual([0, 1, 2]);
   });
 
-  it('makes each list line its own fact with the marker removed', () => {
+  it('makes each list line its own fact with the marker removed, and keeps the lead-in line with its items', () => {
     const doc =
       'Traffic signs serve two purposes:\n- To regulate traffic.\n* To warn road users.\n• To inform drivers\nof hazards ahead\na) Letter item one\n(b) Letter item two\n1. Number item one\n2) Number item two\ni. Roman item one';
     expect(texts(doc)).toEqual([
-      'Traffic signs serve two purposes:',
+      'Traffic signs serve two purposes: To regulate traffic; To warn road users; To inform drivers of hazards ahead; Letter item one; Letter item two; Number item one; Number item two; Roman item one',
       'To regulate traffic.',
       'To warn road users.',
       'To inform drivers of hazards ahead',
@@ -131,7 +131,7 @@ describe('parseDocument (text)', () => {
     expect(headings).toContain('Table A: MediShield Life benefits > Claim limits');
     expect(headings).toContain('Table A: MediShield Life benefits > Surgical procedures');
     expect(doc.facts).toContainEqual({
-      text: 'An additional claim limit of $800 per day applies for the first two days of the inpatient2 stay',
+      text: 'An additional claim limit of $800 per day applies for the first two days of the inpatient stay',
       heading: 'Table A: MediShield Life benefits > Claim limits',
       position: expect.any(Number) as number,
     });
