@@ -104,7 +104,7 @@ export function settingFacts(name: string, schema: z.ZodType): SettingFacts {
   allowed.push(...found.messages.map(plain));
   return {
     type: isSecret(name) ? `${type}, secret` : type,
-    default: found.default === undefined || found.default === '' ? null : `\`${String(found.default)}\``,
+    default: found.default === undefined || String(found.default) === '' ? null : `\`${String(found.default)}\``,
     allowed: allowed.filter(Boolean).join('; '),
   };
 }

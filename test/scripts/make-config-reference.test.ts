@@ -42,7 +42,7 @@ describe('the configuration reference (docs/configuration.md)', () => {
     expect(facts('CANDOR_CONSOLE_TOKEN')).toEqual({
       type: 'text, secret',
       default: null,
-      allowed: 'at least 16 characters (e.g. `openssl rand -hex 24`)',
+      allowed: 'at least 16 characters',
     });
     expect(facts('CANDOR_CHANNELS').type).toBe('JSON');
     // a "|" in a cell would end it
