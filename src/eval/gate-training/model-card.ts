@@ -85,34 +85,36 @@ fact's words while asking something it does not state (SQuAD's adversarial edits
 `;
 }
 
+/** A table of one figure per set, in-sample and with the set left out of the fit, and a note on what a cell says. */
+function perSetTable(v: Validation, heading: string, cell: (f: SetFigures | undefined) => string, note: string): string {
+  const at = (f: readonly SetFigures[], set: string) => cell(f.find((x) => x.set === set));
+  return [
+    `| KB | ${heading}, in-sample | ${heading}, leave one set out |`,
+    '|---|---|---|',
+    ...v.inSample.map((s) => `| ${s.set} | ${at(v.inSample, s.set)} | ${at(v.leaveOneSetOut, s.set)} |`),
+    '',
+    note,
+  ].join('\n');
+}
+
 /** Of the answers each decider gives (to reported questions), the share carrying the caveat, among right and among wrong answers. */
 export function caveatTable(v: Validation): string {
-  const cell = (f: readonly SetFigures[], set: string) => {
-    const c = f.find((x) => x.set === set)?.caveated;
-    return c ? `${pct(c.right)} / ${pct(c.wrong)}` : '–';
-  };
-  return [
-    '| KB | caveated, in-sample | caveated, leave one set out |',
-    '|---|---|---|',
-    ...v.inSample.map((s) => `| ${s.set} | ${cell(v.inSample, s.set)} | ${cell(v.leaveOneSetOut, s.set)} |`),
-    '',
+  return perSetTable(
+    v,
+    'caveated',
+    (f) => (f?.caveated ? `${pct(f.caveated.right)} / ${pct(f.caveated.wrong)}` : '–'),
     'Each cell: share of right answers / share of wrong answers that carry the caveat (confidence `medium`).',
-  ].join('\n');
+  );
 }
 
 /** Precision of the answers given plainly (`high`), per set: in-sample and with the set left out of the fit. */
 export function highTable(v: Validation): string {
-  const cell = (f: readonly SetFigures[], set: string) => {
-    const h = f.find((x) => x.set === set)?.high;
-    return h ? `${pct(h.precision)} of ${h.answers}` : '–';
-  };
-  return [
-    '| KB | precision of high, in-sample | precision of high, leave one set out |',
-    '|---|---|---|',
-    ...v.inSample.map((s) => `| ${s.set} | ${cell(v.inSample, s.set)} | ${cell(v.leaveOneSetOut, s.set)} |`),
-    '',
+  return perSetTable(
+    v,
+    'precision of high',
+    (f) => (f?.high ? `${pct(f.high.precision)} of ${f.high.answers}` : '–'),
     'Each cell: the share of `high` answers (to reported questions) that cite a right fact, of how many `high` answers.',
-  ].join('\n');
+  );
 }
 
 export function figureTable(v: Validation): string {
