@@ -63,7 +63,7 @@ export function formatCaveat(doubts: readonly string[]): string {
 }
 
 /** What an extractive answer reads: the question's terms and, for its figures and kind, its text. */
-type AskedQuestion = Pick<QuestionAnalysis, 'terms'> & Partial<Pick<QuestionAnalysis, 'text' | 'identifiers' | 'identifierText'>>;
+type AskedQuestion = Pick<QuestionAnalysis, 'terms'> & Partial<Pick<QuestionAnalysis, 'text' | 'identifierText'>>;
 
 /**
  * The facts an extractive answer uses, in the order it states them: the lead, then at most two facts of the
@@ -74,14 +74,7 @@ export function usedFacts(cited: readonly EvidenceFact[], question?: AskedQuesti
   const [lead, ...rest] = cited;
   if (!lead) return [];
   const asked = new Set(question?.terms ?? []);
-  const figures =
-    question?.text !== undefined
-      ? questionFigures({
-          text: question.text,
-          identifiers: question.identifiers ?? [],
-          ...(question.identifierText ? { identifierText: question.identifierText } : {}),
-        })
-      : [];
+  const figures = question?.text !== undefined ? questionFigures({ ...question, text: question.text }) : [];
   const also = rest.filter(
     (fact) =>
       fact.passage === lead.passage &&

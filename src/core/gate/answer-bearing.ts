@@ -1,4 +1,4 @@
-import { inRange, rangesIn } from '../text/number-ranges.js';
+import { rangeFit } from '../text/number-ranges.js';
 import { isCoverageQuestion } from '../text/question-kind.js';
 import { tokenize } from '../text/tokenize.js';
 import { numbersIn } from './answerability-features.js';
@@ -95,7 +95,7 @@ function isAnswerShaped(question: QuestionAnalysis, fact: EvidenceFact, typeHeld
 export function numberFit(asked: ReadonlySet<string>, text: string): number {
   if (asked.size === 0) return 0;
   const xs = [...asked].map(Number).filter(Number.isFinite);
-  if (xs.length > 0 && rangesIn(text).some((range) => xs.some((x) => inRange(range, x)))) return 1;
+  if (rangeFit(xs, text) === 'holds') return 1;
   const stated = numbersIn(text);
   return [...asked].some((n) => stated.has(n)) ? 0.5 : 0;
 }

@@ -64,7 +64,7 @@ export function figureOutsideRanges(input: GateInput, lead: AnswerBearing): stri
 }
 
 /** The figures a question names, less the digits of its identifiers ("ADR-0050", "Form 12", "IR8A"). */
-export function questionFigures(question: Pick<GateInput['question'], 'text' | 'identifiers' | 'identifierText'>): number[] {
+export function questionFigures(question: Pick<GateInput['question'], 'text' | 'identifierText'>): number[] {
   let text = question.text;
   for (const typed of Object.values(question.identifierText ?? {})) text = text.split(typed).join(' ');
   return figuresIn(text);

@@ -19,8 +19,10 @@ export const LEAD_SCORE_SHARE = 0.8;
  * signal that carries to any KB, never a question to special-case, and each kept only because, on the training
  * sets (PolicyBench CPF and ICA, SQuAD 2.0), the answers it flags are right clearly less often than the rest:
  * - a number the question names is neither in the leading fact nor inside a range it states;
- * - a better-scored retrieved fact comes from an exclusion or a negative passage (the answer may be "no");
+ * - a better-scored retrieved fact comes from an exclusion or a negative passage (the answer may be "no"), or
+ *   the exclusion that answers a coverage question makes an exception ("except after an accident");
  * - the lead scores well below the best retrieved fact;
+ * - the lead replaces a qualifier of the question with another of its kind (Sundays → Saturdays, second → first);
  * - the lead is a lead-in line ("These include:") without its content.
  * The score band (below the model's confident band) is the gate's own cap; see gate.ts. A word the KB never
  * mentions, or a specific word the lead lacks, flagged right answers about as often as wrong ones there: they

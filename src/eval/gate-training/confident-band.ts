@@ -8,12 +8,17 @@ import type { GateRow } from './gate-rows.js';
  */
 export const HIGH_PRECISION_TARGET = 0.95;
 
-/** The rows a set's figures count: reported answerable questions and the refusable kind (unanswerable, else left-out). */
+/** The kind of question a set's figures count as refusable: its adversarial unanswerables when it has reported ones, else left-out twins. */
+export function refusableKind(rows: readonly GateRow[]): 'unanswerable' | 'left-out' {
+  return rows.some((r) => r.reported && r.kind === 'unanswerable') ? 'unanswerable' : 'left-out';
+}
+
+/** The rows a set's figures count: reported answerable questions and the refusable kind. */
 export function reportedRows(rows: readonly GateRow[]): GateRow[] {
   const sets = [...new Set(rows.map((r) => r.set))];
   return sets.flatMap((set) => {
     const mine = rows.filter((r) => r.set === set && r.reported);
-    const negative = mine.some((r) => r.kind === 'unanswerable') ? 'unanswerable' : 'left-out';
+    const negative = refusableKind(mine);
     return mine.filter((r) => r.kind === 'answerable' || r.kind === negative);
   });
 }

@@ -1,7 +1,7 @@
 import type { AnswerabilityModel } from '../../core/gate/answerability-model.js';
 import { confidentAbove } from '../../core/gate/gate.js';
 import { predictLogistic } from '../../core/learn/logistic-regression.js';
-import { confidentBand } from './confident-band.js';
+import { confidentBand, refusableKind } from './confident-band.js';
 import { RELEVANCE_INDEX, type GateRow } from './gate-rows.js';
 import { trainAnswerability, type TrainOptions } from './train-answerability.js';
 
@@ -45,7 +45,7 @@ export function figures(rows: readonly GateRow[], decide: Decide): SetFigures[] 
   return sets.map((set) => {
     const mine = rows.filter((r) => r.set === set);
     const answerable = mine.filter((r) => r.reported && r.kind === 'answerable');
-    const negativeKind = mine.some((r) => r.reported && r.kind === 'unanswerable') ? 'unanswerable' : 'left-out';
+    const negativeKind = refusableKind(mine);
     const refusable = mine.filter((r) => r.reported && r.kind === negativeKind);
     const outOfScope = mine.filter((r) => r.kind === 'out-of-scope');
     const given = [...answerable, ...refusable].filter((r) => decide(r));
