@@ -18,13 +18,13 @@ import type { PGlite } from '@electric-sql/pglite';
 import { context, metrics, propagation, trace } from '@opentelemetry/api';
 import pg from 'pg';
 
+import { buildCandor, type Candor } from '../src/app/main.js';
+import { httpRoutes } from '../src/app/serve.js';
 import { startHttpServer, type RunningServer } from '../src/channels/http/http-server.js';
 import { loadConfig } from '../src/config.js';
 import { mappedKbs } from '../src/config/channels-setting.js';
 import { Bm25Index } from '../src/core/retrieval/bm25-index.js';
 import { ingestPaths } from '../src/kb/ingest/ingest.js';
-import { buildCandor, type Candor } from '../src/main.js';
-import { httpRoutes } from '../src/serve.js';
 import { openDurablePglite } from '../src/store/durable-pglite.js';
 import { corpusVocabulary, generateFacts, generateQuestions, type Corpus } from './synthetic-kb.js';
 

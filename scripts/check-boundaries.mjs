@@ -29,7 +29,11 @@ export const RULES = [
     bad: (s) => /^botbuilder|^botframework/.test(s),
   },
   { name: 'openai only in src/llm', applies: (f) => !f.startsWith('src/llm'), bad: (s) => s === 'openai' || s.startsWith('openai/') },
-  { name: 'pino only in src/log.ts', applies: (f) => f !== 'src/log.ts', bad: (s) => isPackage('pino')(s) || isPackage('pino-pretty')(s) },
+  {
+    name: 'pino only in src/kernel/log.ts',
+    applies: (f) => f !== 'src/kernel/log.ts',
+    bad: (s) => isPackage('pino')(s) || isPackage('pino-pretty')(s),
+  },
   { name: 'croner only in src/schedule/cron-schedule.ts', applies: (f) => f !== 'src/schedule/cron-schedule.ts', bad: isPackage('croner') },
   // document parsers stay behind one adapter file each, so a parser can be swapped in one place
   ...[
@@ -44,7 +48,7 @@ export const RULES = [
   })),
   {
     name: 'OpenTelemetry SDK packages only in src/telemetry and the composition root',
-    applies: (f) => !f.startsWith('src/telemetry') && f !== 'src/main.ts',
+    applies: (f) => !f.startsWith('src/telemetry') && f !== 'src/app/main.ts',
     bad: (s) => s.startsWith('@opentelemetry/') && s !== '@opentelemetry/api',
   },
   // channels → app services → core (DESIGN.md): a channel receives an object of functions, never the database
@@ -54,21 +58,20 @@ export const RULES = [
     bad: (s, f) => isPackage('drizzle-orm')(s) || under('src/store')(s, f),
   },
   {
-    name: 'src/channels import not the composition root (src/main.ts)',
+    name: 'src/channels import not the composition root (src/app/main.ts)',
     applies: (f) => f.startsWith('src/channels/'),
-    bad: (s, f) => /^src\/main(\.[jt]s)?$/.test(target(s, f) ?? ''),
+    bad: (s, f) => /^src\/app\/main(\.[jt]s)?$/.test(target(s, f) ?? ''),
   },
   // what both chat channels share lives in src/channels/chat
-  // commands and jobs are handed the services they use (src/services.ts); only entry points build or hold the root
+  // commands and jobs are handed the services they use (src/ask/services.ts); only entry points build or hold the root
   {
-    name: 'the composition root (src/main.ts) only in entry points: src/cli.ts, src/cli/, src/serve.ts and the example-questions runner',
+    name: 'the composition root (src/app/main.ts) only in entry points: src/cli.ts, src/cli/ and src/app/',
     applies: (f) =>
       !f.startsWith('src/channels/') && // the channels' own rule says it for them
       f !== 'src/cli.ts' &&
       !f.startsWith('src/cli/') &&
-      f !== 'src/serve.ts' &&
-      f !== 'src/eval/example-questions/run-example-questions.ts',
-    bad: (s, f) => /^src\/main(\.[jt]s)?$/.test(target(s, f) ?? ''),
+      !f.startsWith('src/app/'),
+    bad: (s, f) => /^src\/app\/main(\.[jt]s)?$/.test(target(s, f) ?? ''),
   },
   {
     name: 'src/channels/slack never imports src/channels/teams',

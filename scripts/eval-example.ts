@@ -18,11 +18,11 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
+import { runExampleQuestions } from '../src/app/run-example-questions.js';
 import { loadConfig } from '../src/config.js';
-import { CandorError } from '../src/errors.js';
 import { readExampleQuestions } from '../src/eval/example-questions/example-questions.js';
 import { formatExampleReport } from '../src/eval/example-questions/format-example-report.js';
-import { runExampleQuestions } from '../src/eval/example-questions/run-example-questions.js';
+import { CandorError } from '../src/kernel/errors.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 

@@ -12,10 +12,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { runExampleQuestions } from '../src/app/run-example-questions.js';
 import { loadConfig } from '../src/config.js';
 import { readExampleQuestions } from '../src/eval/example-questions/example-questions.js';
 import type { ExampleTotals } from '../src/eval/example-questions/example-totals.js';
-import { runExampleQuestions } from '../src/eval/example-questions/run-example-questions.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = join(ROOT, 'bench', 'results', 'example-quality.json');

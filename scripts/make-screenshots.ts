@@ -14,15 +14,15 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { chromium, type Page } from 'playwright-core';
 
+import { buildCandor } from '../src/app/main.js';
+import { httpRoutes } from '../src/app/serve.js';
 import { startHttpServer } from '../src/channels/http/http-server.js';
 import { renderSlackReply } from '../src/channels/slack/render-slack-reply.js';
 import { loadConfig } from '../src/config.js';
 import { readExampleQuestions } from '../src/eval/example-questions/example-questions.js';
 import { recordFeedback } from '../src/feedback/asker-feedback.js';
 import { ingestPaths } from '../src/kb/ingest/ingest.js';
-import { buildCandor } from '../src/main.js';
 import { sampleInteractions } from '../src/review/sample-interactions.js';
-import { httpRoutes } from '../src/serve.js';
 import { slackThreadHtml } from './slack-message-html.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

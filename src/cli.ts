@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { runProgram } from './cli/program.js';
-import { CandorError, describeError } from './errors.js';
+import { CandorError, describeError } from './kernel/errors.js';
 
 /** Runs the command line; resolves to the exit code (0 done, 1 failed, 2 usage). */
 export async function main(argv: string[]): Promise<number> {

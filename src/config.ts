@@ -5,7 +5,7 @@ import type { Problem } from './config/channel-settings.js';
 import { deriveConfig, type DeepReadonly } from './config/derive-config.js';
 import { settingIssue, shown } from './config/setting-issues.js';
 import { RETIRED_HINT, RETIRED_SETTINGS, settingsSchema, type Settings } from './config/settings-schema.js';
-import { CandorError } from './errors.js';
+import { CandorError } from './kernel/errors.js';
 
 export { type Settings, settingsSchema } from './config/settings-schema.js';
 

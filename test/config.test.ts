@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig, settingsSchema } from '../src/config.js';
 import { channelsOff } from '../src/config/channels-setting.js';
 import { settingExample } from '../src/config/setting-examples.js';
-import { CandorError } from '../src/errors.js';
+import { CandorError } from '../src/kernel/errors.js';
 import { candorInProcess } from './support/cli-in-process.js';
 import { tempFiles } from './support/compose.js';
 

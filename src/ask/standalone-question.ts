@@ -1,9 +1,9 @@
 import { readFollowUp } from '../core/text/follow-up.js';
+import type { Log } from '../kernel/log.js';
 import { toFailure } from '../llm/chat-json.js';
 import type { Llm } from '../llm/llm-client.js';
 import { REWRITE_FOLLOW_UP_PROMPT_REF } from '../llm/prompts/rewrite-follow-up.js';
 import { rewriteFollowUp } from '../llm/rewrite-follow-up.js';
-import type { Log } from '../log.js';
 
 /** A thread's follow-up as the question the gate judges. */
 export interface Standalone {

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 
-import { formatReplyText } from '../channels/chat/reply-text.js';
 import type { Cli } from './cli-context.js';
 import { jsonOption, kbOption } from './cli-options.js';
+import { formatReplyText } from './reply-text.js';
 
 /** `candor ask "QUESTION" [--kb NAME] [--json]`: the JSON is the object POST /api/ask returns. */
 export function registerAsk(program: Command, cli: Cli): void {

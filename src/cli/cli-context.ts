@@ -1,5 +1,5 @@
+import { buildCandor, type Candor } from '../app/main.js';
 import { loadConfig, type Config } from '../config.js';
-import { buildCandor, type Candor } from '../main.js';
 
 /**
  * What every command is given: the settings (read when a command first needs

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 
-import { CandorError } from '../errors.js';
+import type { Services } from '../ask/services.js';
 import { cliExpert, createExpertDesk } from '../gaps/expert-desk.js';
 import type { CloseOutcome, ExpertDesk } from '../gaps/expert-types.js';
-import type { Services } from '../services.js';
+import { CandorError } from '../kernel/errors.js';
 import type { Cli } from './cli-context.js';
 import { jsonOption, kbOption } from './cli-options.js';
 

@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 
+import type { Services } from '../ask/services.js';
 import { embedMissingFacts, type EmbedSummary } from '../kb/embed-facts.js';
 import { ingestPaths, kbStatus, type IngestOptions, type IngestSummary } from '../kb/ingest/ingest.js';
 import { extractFacts } from '../llm/extract-facts.js';
-import type { Services } from '../services.js';
 import type { Cli } from './cli-context.js';
 import { jsonOption, kbOption } from './cli-options.js';
 import { count, seconds } from './format.js';

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 
-import { CandorError } from '../errors.js';
-import { addJudgeSpec, listJudgeSpecs } from '../judge/judge-specs.js';
-import type { Services } from '../services.js';
+import type { Services } from '../ask/services.js';
+import { CandorError } from '../kernel/errors.js';
+import { addJudgeSpec, listJudgeSpecs } from '../review/judge/judge-specs.js';
 import type { Cli } from './cli-context.js';
 import { jsonOption } from './cli-options.js';
 import type { Out, ReviewArgs } from './review-commands.js';

@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import { eq } from 'drizzle-orm';
 
+import type { Services } from '../ask/services.js';
 import { isListedExpert } from '../config/experts-setting.js';
-import { CandorError } from '../errors.js';
+import { listExpertFacts, type ExpertFactView } from '../gaps/expert-facts-list.js';
 import { retireFact, reviseExpertFact } from '../kb/expert-facts.js';
 import { listKbs, type KbSummary } from '../kb/kb-list.js';
 import { EXPERT_SOURCE_PREFIX } from '../kb/knowledge-index.js';
-import { listExpertFacts, type ExpertFactView } from '../report/expert-facts-list.js';
-import type { Services } from '../services.js';
+import { CandorError } from '../kernel/errors.js';
 import { facts, knowledgeBases } from '../store/schema.js';
 import type { Cli } from './cli-context.js';
 import { jsonOption, kbOption } from './cli-options.js';

@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 
-import { packageVersion } from '../version.js';
+import { packageVersion } from '../kernel/version.js';
 import { registerAsk } from './ask-command.js';
 import { createCli, type Cli } from './cli-context.js';
 import { registerEval } from './eval-commands.js';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 
-import { GAP_STATES, kbGapReport, type GapReport, type GapState } from '../report/kb-gaps.js';
-import type { Services } from '../services.js';
+import type { Services } from '../ask/services.js';
+import { GAP_STATES, kbGapReport, type GapReport, type GapState } from '../gaps/kb-gaps.js';
 import type { Cli } from './cli-context.js';
 import { jsonOption, kbOption, wholeNumber } from './cli-options.js';
 import { count } from './format.js';

@@ -1,15 +1,15 @@
 import type { Command } from 'commander';
 
+import type { Services } from '../ask/services.js';
 import type { AgreementReport } from '../core/review/agreement-report.js';
 import { isReviewer, parseLabel, tasksFor } from '../core/review/review-tasks.js';
-import { CandorError } from '../errors.js';
-import { agreementDeps, formatReport } from '../judge/agreement-deps.js';
-import { findReport, runAgreementReport } from '../judge/agreement-job.js';
+import { CandorError } from '../kernel/errors.js';
 import { importLabels } from '../review/import-labels.js';
+import { agreementDeps, formatReport } from '../review/judge/agreement-deps.js';
+import { findReport, runAgreementReport } from '../review/judge/agreement-job.js';
 import { removeLabel, setLabel } from '../review/label-store.js';
 import { loadReviewItems } from '../review/review-items.js';
 import { sampleInteractions } from '../review/sample-interactions.js';
-import type { Services } from '../services.js';
 import type { Cli } from './cli-context.js';
 import { jsonOption, wholeNumber } from './cli-options.js';
 import { decimal } from './format.js';

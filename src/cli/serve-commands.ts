@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 
+import { serve } from '../app/serve.js';
 import { channelMap, formatChannelMap } from '../channels/chat/channel-map.js';
 import { kbStatus } from '../kb/ingest/ingest.js';
-import { serve } from '../serve.js';
 import type { Cli } from './cli-context.js';
 import { jsonOption } from './cli-options.js';
 import { ensureExampleKb } from './ingest-command.js';

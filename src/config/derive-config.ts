@@ -1,6 +1,6 @@
-import { consoleSettings } from '../channels/http/console/console-settings.js';
-import { otelSettings } from '../telemetry/otel-settings.js';
 import { llmSettings, reviewSettings, slackSettings, teamsSettings, type Problem } from './channel-settings.js';
+import { consoleSettings } from './console-settings.js';
+import { otelSettings } from './otel-settings.js';
 import type { Settings } from './settings-schema.js';
 
 /**

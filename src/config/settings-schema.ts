@@ -1,12 +1,12 @@
 import { z } from 'zod';
 
-import { consoleSettingsShape } from '../channels/http/console/console-settings.js';
-import { DEFAULT_INGEST_LIMITS as INGEST } from '../kb/ingest-limits.js';
 import { sourceUrlsSetting } from '../kb/ingest/source-urls.js';
 import { modelPricesSetting } from '../llm/model-prices.js';
-import { otelSettingsShape } from '../telemetry/otel-settings.js';
 import { channelsSetting } from './channels-setting.js';
+import { consoleSettingsShape } from './console-settings.js';
 import { expertsSetting } from './experts-setting.js';
+import { DEFAULT_INGEST_LIMITS as INGEST } from './ingest-limits.js';
+import { otelSettingsShape } from './otel-settings.js';
 import { reviewersSetting } from './reviewers-setting.js';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -88,7 +88,7 @@ export const settingsSchema = z.object({
   CANDOR_TEAMS_ALLOW_ANONYMOUS: bool.default(false),
   // Unset: the public cloud's (login.botframework.com); a sovereign cloud, a proxy, or a local fake in tests.
   MICROSOFT_OPENID_METADATA_URL: z.url().optional(),
-  // Ingestion: per-file limits (src/kb/ingest-limits.ts); a file over one fails alone, the rest of the batch is stored.
+  // Ingestion: per-file limits (src/config/ingest-limits.ts); a file over one fails alone, the rest of the batch is stored.
   CANDOR_INGEST_MAX_FILE_BYTES: z.coerce.number().int().min(1).max(1_073_741_824).default(INGEST.maxFileBytes),
   CANDOR_INGEST_MAX_DOCX_BYTES: z.coerce.number().int().min(65_536).default(INGEST.maxDocxBytes),
   CANDOR_INGEST_MAX_PDF_PAGES: z.coerce.number().int().min(1).default(INGEST.maxPdfPages),

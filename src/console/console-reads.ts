@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm';
 
 import type { AgreementReport } from '../core/review/agreement-report.js';
 import { feedbackOn, feedbackSummary } from '../feedback/asker-feedback.js';
+import { listExpertFacts, type ExpertFactView } from '../gaps/expert-facts-list.js';
+import { kbGapReport, type GapReport } from '../gaps/kb-gaps.js';
 import { retireFact, reviseExpertFact } from '../kb/expert-facts.js';
 import type { KnowledgeIndexCache } from '../kb/knowledge-index-cache.js';
-import { listExpertFacts, type ExpertFactView } from '../report/expert-facts-list.js';
-import { kbGapReport, type GapReport } from '../report/kb-gaps.js';
 import { currentLabels, type CurrentLabel } from '../review/label-store.js';
 import { loadReviewItems, type ReviewItem } from '../review/review-items.js';
 import type { Db } from '../store/open-store.js';

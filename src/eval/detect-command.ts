@@ -1,7 +1,7 @@
 import { detectReport, type DetectReport } from '../core/judge/detect-report.js';
-import { CandorError } from '../errors.js';
-import { readJsonl } from './read-jsonl.js';
-import { abstainedLabel, responseRowSchema, RESPONSES_FORMAT } from './response-rows.js';
+import { readJsonl } from '../kb/read-jsonl.js';
+import { CandorError } from '../kernel/errors.js';
+import { abstainedLabel, responseRowSchema, RESPONSES_FORMAT } from '../review/response-rows.js';
 
 /**
  * `candor eval detect --responses FILE [--json]`: the rule abstention detector

@@ -4,9 +4,9 @@ import type { Ask } from '../ask/ask-service.js';
 import type { Decision } from '../ask/decision.js';
 import { GATE_LAYER_NAMES } from '../core/gate/gate.js';
 import type { Verdict } from '../core/gate/types.js';
-import { CandorError } from '../errors.js';
 import type { KnowledgeIndexCache } from '../kb/knowledge-index-cache.js';
-import { readJsonl } from './read-jsonl.js';
+import { readJsonl } from '../kb/read-jsonl.js';
+import { CandorError } from '../kernel/errors.js';
 
 const QuestionLine = z
   .object({

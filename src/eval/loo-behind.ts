@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 import { behindModel, domainOf, type BehindSummary, type GatedQuestion, type PublishedAnswer } from '../core/eval/behind-model.js';
+import { readJsonl } from '../kb/read-jsonl.js';
+import { abstainedLabel } from '../review/response-rows.js';
 import type { LooReport } from './leave-one-out.js';
-import { readJsonl } from './read-jsonl.js';
-import { abstainedLabel } from './response-rows.js';
 
 const FORMAT =
   '{"question_id","retrieval_type","system_prompt","abstention":"yes"|"no","response","context_question_ids":[…],"citation":N|"no citation"} (PolicyBench responses_with_labels)';

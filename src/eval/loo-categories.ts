@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 
 import { summariseCategories, type CategoryRow } from '../core/eval/category-summary.js';
-import { CandorError } from '../errors.js';
+import { CandorError } from '../kernel/errors.js';
 import type { LooQuestion, LooReport } from './leave-one-out.js';
 import { renderLooMarkdown } from './loo-markdown.js';
 

@@ -1,4 +1,4 @@
-import type { Services } from '../services.js';
+import type { Services } from '../ask/services.js';
 import { readLooQuestions, runLeaveOneOut } from './leave-one-out.js';
 import { behindReport, formatBehind, readPublishedAnswers, renderBehindMarkdown } from './loo-behind.js';
 import { extendLooReport, formatCategories } from './loo-categories.js';

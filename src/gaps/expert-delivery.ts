@@ -1,5 +1,5 @@
-import { describeError } from '../errors.js';
-import type { Log } from '../log.js';
+import { describeError } from '../kernel/errors.js';
+import type { Log } from '../kernel/log.js';
 import type { ExpertDesk } from './expert-types.js';
 
 /**

@@ -1,11 +1,11 @@
 import { and, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 
 import { isListedExpert, type ExpertsEntry } from '../config/experts-setting.js';
-import { CandorError, describeError } from '../errors.js';
 import { checkedAnswerText } from '../kb/expert-answer-text.js';
 import { addExpertFact } from '../kb/expert-facts.js';
 import type { KnowledgeIndexCache } from '../kb/knowledge-index-cache.js';
-import type { Log } from '../log.js';
+import { CandorError, describeError } from '../kernel/errors.js';
+import type { Log } from '../kernel/log.js';
 import type { Db } from '../store/open-store.js';
 import { facts, gapMembers, gapRequests, gaps, interactions, knowledgeBases } from '../store/schema.js';
 import { instruments } from '../telemetry/instruments.js';

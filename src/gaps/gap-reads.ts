@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 
-import { describeError } from '../errors.js';
 import { type KnowledgeIndexCache } from '../kb/knowledge-index-cache.js';
 import { expertTitle } from '../kb/knowledge-index.js';
-import type { Log } from '../log.js';
+import { describeError } from '../kernel/errors.js';
+import type { Log } from '../kernel/log.js';
 import type { Db } from '../store/open-store.js';
 import { facts, gapRequests, gaps, interactions, knowledgeBases } from '../store/schema.js';
 import type { ExpertCard, GapState } from './expert-types.js';

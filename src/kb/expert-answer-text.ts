@@ -1,4 +1,4 @@
-import { CandorError } from '../errors.js';
+import { CandorError } from '../kernel/errors.js';
 
 /** An expert answer is a fact people read in one go: longer text is refused with a clear message. */
 export const MAX_EXPERT_ANSWER_CHARS = 4000;

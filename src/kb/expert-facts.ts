@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, like } from 'drizzle-orm';
 
-import { CandorError } from '../errors.js';
+import { CandorError } from '../kernel/errors.js';
 import type { Db } from '../store/open-store.js';
 import { documents, facts, gaps, kbVersions, knowledgeBases } from '../store/schema.js';
 import { checkedAnswerText } from './expert-answer-text.js';

@@ -1,9 +1,9 @@
 import { and, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 
-import { CandorError } from '../errors.js';
+import { CandorError } from '../kernel/errors.js';
+import { withinTime } from '../kernel/within-time.js';
 import type { Db } from '../store/open-store.js';
 import { documents, facts, kbGateSettings, knowledgeBases } from '../store/schema.js';
-import { withinTime } from '../within-time.js';
 import { loadEmbeddings } from './embed-facts.js';
 import { expertTitle, isExpertSource, KnowledgeIndex, type KbGateSetting, type StoredFact } from './knowledge-index.js';
 

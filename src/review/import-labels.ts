@@ -2,12 +2,12 @@ import { and, eq, inArray } from 'drizzle-orm';
 
 import { importedLabel } from '../core/review/imported-label.js';
 import { reviewTask } from '../core/review/review-tasks.js';
-import { CandorError } from '../errors.js';
-import { readJsonl } from '../eval/read-jsonl.js';
-import { responseRowSchema, RESPONSES_FORMAT, type ResponseRow } from '../eval/response-rows.js';
+import { readJsonl } from '../kb/read-jsonl.js';
+import { CandorError } from '../kernel/errors.js';
 import type { Db } from '../store/open-store.js';
 import { interactions, reviewSamples } from '../store/schema.js';
 import { setLabels, type LabelChange } from './label-store.js';
+import { responseRowSchema, RESPONSES_FORMAT, type ResponseRow } from './response-rows.js';
 
 /** The channel imported replies are stored under; they are never sampled or posted to a review channel. */
 export const IMPORT_CHANNEL = 'import';

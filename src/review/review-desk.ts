@@ -1,6 +1,6 @@
 import { isReviewer, tasksFor, type ReviewTask } from '../core/review/review-tasks.js';
-import { describeError } from '../errors.js';
-import type { Log } from '../log.js';
+import { describeError } from '../kernel/errors.js';
+import type { Log } from '../kernel/log.js';
 import type { Db } from '../store/open-store.js';
 import { currentLabels, removeLabel, setLabel, type CurrentLabel, type LabelOutcome } from './label-store.js';
 import { findSampleByPost, type ReviewItem } from './review-items.js';

@@ -1,9 +1,9 @@
-import { agreementDeps, formatReport } from '../judge/agreement-deps.js';
-import { findReport, runAgreementReport, scheduledRunKey } from '../judge/agreement-job.js';
-import { createAgreementMetric } from '../judge/agreement-metric.js';
-import { runOnSchedule } from '../run-on-schedule.js';
+import type { Services } from '../ask/services.js';
 import { parseCron } from '../schedule/cron-schedule.js';
-import type { Services } from '../services.js';
+import { runOnSchedule } from '../schedule/run-on-schedule.js';
+import { agreementDeps, formatReport } from './judge/agreement-deps.js';
+import { findReport, runAgreementReport, scheduledRunKey } from './judge/agreement-job.js';
+import { createAgreementMetric } from './judge/agreement-metric.js';
 import { sampleInteractions } from './sample-interactions.js';
 
 /** The services these commands use. */

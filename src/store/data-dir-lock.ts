@@ -2,7 +2,7 @@ import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync,
 import type net from 'node:net';
 import { join } from 'node:path';
 
-import { CandorError } from '../errors.js';
+import { CandorError } from '../kernel/errors.js';
 import { answers, listenOn, socketAddress, type SocketAddress } from './lock-socket.js';
 import { currentIdentity, provablyGone, type ProcessIdentity } from './process-identity.js';
 

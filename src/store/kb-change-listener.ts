@@ -1,6 +1,6 @@
 import pg from 'pg';
 
-import type { Log } from '../log.js';
+import type { Log } from '../kernel/log.js';
 
 /** The channel the store's triggers notify when a KB's version or calibrated gate setting changes (migration 0010). */
 export const KB_CHANGE_CHANNEL = 'candor_kb_change';

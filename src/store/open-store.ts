@@ -8,8 +8,8 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 
-import { CandorError } from '../errors.js';
-import type { Log } from '../log.js';
+import { CandorError } from '../kernel/errors.js';
+import type { Log } from '../kernel/log.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { openDurablePglite } from './durable-pglite.js';
 import { KB_CHANGE_CHANNEL, listenForKbChanges, type KbChangeNotify } from './kb-change-listener.js';

@@ -1,7 +1,7 @@
 import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite';
 
-import { CandorError } from '../errors.js';
-import type { Log } from '../log.js';
+import { CandorError } from '../kernel/errors.js';
+import type { Log } from '../kernel/log.js';
 import { abandonPglite } from './durable-pglite.js';
 
 export interface PgliteGuardOptions {

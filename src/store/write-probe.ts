@@ -1,7 +1,7 @@
 import { unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { CandorError } from '../errors.js';
+import { CandorError } from '../kernel/errors.js';
 
 /** One PostgreSQL page: what the database needs to extend a table by one block. */
 const PAGE = Buffer.alloc(8192);

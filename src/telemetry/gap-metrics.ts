@@ -1,11 +1,11 @@
 import { metrics, type BatchObservableCallback } from '@opentelemetry/api';
 import { sql } from 'drizzle-orm';
 
-import { describeError } from '../errors.js';
-import type { Log } from '../log.js';
+import { describeError } from '../kernel/errors.js';
+import type { Log } from '../kernel/log.js';
+import { withinTime } from '../kernel/within-time.js';
 import type { Db } from '../store/open-store.js';
 import { gapMembers, gaps, interactions, knowledgeBases } from '../store/schema.js';
-import { withinTime } from '../within-time.js';
 import { METRIC, SCOPE } from './attributes.js';
 
 /** The window of `candor.gaps.answered_share`: refusals of the last 30 days (as `report gaps` shows by default). */

@@ -1,9 +1,9 @@
 import { metrics, type Attributes, type BatchObservableCallback, type BatchObservableResult, type Observable } from '@opentelemetry/api';
 
-import { describeError } from '../errors.js';
-import type { Log } from '../log.js';
+import { describeError } from '../kernel/errors.js';
+import type { Log } from '../kernel/log.js';
+import { withinTime } from '../kernel/within-time.js';
 import type { Db } from '../store/open-store.js';
-import { withinTime } from '../within-time.js';
 import { METRIC, SCOPE } from './attributes.js';
 import { readOpsCounts, type OpsCounts } from './ops-counts.js';
 

@@ -19,7 +19,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 
 import type { Config } from '../config.js';
-import { packageVersion } from '../version.js';
+import { packageVersion } from '../kernel/version.js';
 import { PROMETHEUS_NAME } from './attributes.js';
 import { startRuntimeMetrics } from './runtime-metrics.js';
 

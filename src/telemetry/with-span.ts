@@ -1,6 +1,6 @@
 import { SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
 
-import { describeError } from '../errors.js';
+import { describeError } from '../kernel/errors.js';
 import { SCOPE } from './attributes.js';
 
 const tracer = () => trace.getTracer(SCOPE.candor);

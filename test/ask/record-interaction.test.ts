@@ -7,7 +7,7 @@ import { createInteractionRecorder } from '../../src/ask/record-interaction.js';
 import { apiRoutes } from '../../src/channels/http/api-routes.js';
 import { startHttpServer, type RunningServer } from '../../src/channels/http/http-server.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
-import { createLog } from '../../src/log.js';
+import { createLog } from '../../src/kernel/log.js';
 import { interactions } from '../../src/store/schema.js';
 import { composeAsk, HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
 import { DRIVERS, useTestStore } from '../support/stores.js';

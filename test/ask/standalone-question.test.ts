@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { standaloneQuestion } from '../../src/ask/standalone-question.js';
 import { loadConfig } from '../../src/config.js';
+import type { LogLevel } from '../../src/kernel/log.js';
 import { createLlm, type Llm } from '../../src/llm/llm-client.js';
 import { REWRITE_FOLLOW_UP_PROMPT } from '../../src/llm/prompts/rewrite-follow-up.js';
-import type { LogLevel } from '../../src/log.js';
 import { completion, startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.js';
 
 const PREVIOUS = 'What is the MediShield Life deductible for a class C ward?';

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
+import type { Candor } from '../../src/app/main.js';
 import { GATE_MODEL } from '../../src/ask/gate-model.js';
 import { modelRef } from '../../src/core/gate/answerability-model.js';
 import { evalCalibrate } from '../../src/eval/calibrate/calibrate-command.js';
 import { pointsFromLabels } from '../../src/eval/calibrate/label-points.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
 import { KnowledgeIndexCache } from '../../src/kb/knowledge-index-cache.js';
-import type { Candor } from '../../src/main.js';
 import { setLabel } from '../../src/review/label-store.js';
 import type { Db } from '../../src/store/open-store.js';
 import { interactions, knowledgeBases, reviewSamples } from '../../src/store/schema.js';

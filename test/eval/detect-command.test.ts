@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import type { DetectReport } from '../../src/core/judge/detect-report.js';
-import { CandorError } from '../../src/errors.js';
 import { evalDetect } from '../../src/eval/detect-command.js';
+import { CandorError } from '../../src/kernel/errors.js';
 import { jsonl, tempFiles } from '../support/compose.js';
 
 const files = tempFiles({});

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { buildCandor, type Candor } from '../../src/app/main.js';
 import { readFollowUpPairs } from '../../src/eval/follow-ups/follow-up-pairs.js';
 import { evalFollowUps } from '../../src/eval/follow-ups/follow-ups-command.js';
 import { judgeQuestion } from '../../src/eval/follow-ups/score-follow-ups.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
-import { buildCandor, type Candor } from '../../src/main.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
 import { completion, reply, startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.js';
 

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { buildCandor, type Candor } from '../../src/app/main.js';
 import { evalGenerate, type QuestionLine } from '../../src/eval/generate/generate-command.js';
 import { readLooQuestions, runLeaveOneOut } from '../../src/eval/leave-one-out.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
-import { buildCandor, type Candor } from '../../src/main.js';
 import type { RecordedCall } from '../channels/fake-http.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
 import { completion, startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.js';

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { buildCandor, type Candor } from '../../src/app/main.js';
 import type { LooReport } from '../../src/eval/leave-one-out.js';
 import type { BehindReport } from '../../src/eval/loo-behind.js';
 import { evalLoo } from '../../src/eval/loo-command.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
-import { buildCandor, type Candor } from '../../src/main.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
 
 const QUESTIONS = [

@@ -3,10 +3,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { cliExpert, createExpertDesk } from '../../src/gaps/expert-desk.js';
 import type { ExpertCard, ExpertDesk, ExpertSurface } from '../../src/gaps/expert-types.js';
+import { kbGapReport } from '../../src/gaps/kb-gaps.js';
 import { retireFact, reviseExpertFact } from '../../src/kb/expert-facts.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
 import { KnowledgeIndexCache } from '../../src/kb/knowledge-index-cache.js';
-import { kbGapReport } from '../../src/report/kb-gaps.js';
 import { facts, gapRequests } from '../../src/store/schema.js';
 import { composeAsk, HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
 import { DRIVERS, useTestStore } from '../support/stores.js';

@@ -5,10 +5,10 @@ import { createInteractionRecorder } from '../../src/ask/record-interaction.js';
 import { apiRoutes } from '../../src/channels/http/api-routes.js';
 import { startHttpServer, type RunningServer } from '../../src/channels/http/http-server.js';
 import { Bm25Index } from '../../src/core/retrieval/bm25-index.js';
-import { CandorError } from '../../src/errors.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
 import { KnowledgeIndexCache } from '../../src/kb/knowledge-index-cache.js';
 import { KnowledgeIndex } from '../../src/kb/knowledge-index.js';
+import { CandorError } from '../../src/kernel/errors.js';
 import { openStore, type Store } from '../../src/store/open-store.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
 

@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
+import { buildCandor, type Candor } from '../../src/app/main.js';
 import { embedMissingFacts } from '../../src/kb/embed-facts.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
-import { buildCandor, type Candor } from '../../src/main.js';
 import { factEmbeddings } from '../../src/store/schema.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
 import { factNumber, reply, startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.js';

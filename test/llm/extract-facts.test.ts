@@ -1,9 +1,9 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { buildCandor, type Candor } from '../../src/app/main.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
 import { extractFacts } from '../../src/llm/extract-facts.js';
-import { buildCandor, type Candor } from '../../src/main.js';
 import { facts, knowledgeBases } from '../../src/store/schema.js';
 import { tempFiles, testConfig } from '../support/compose.js';
 import { completion, startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.js';

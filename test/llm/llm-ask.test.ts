@@ -3,10 +3,10 @@ import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-tr
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
+import { buildCandor, type Candor } from '../../src/app/main.js';
 import { startHttpServer } from '../../src/channels/http/http-server.js';
 import { metricsRoute } from '../../src/channels/http/metrics-route.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
-import { buildCandor, type Candor } from '../../src/main.js';
 import { interactions } from '../../src/store/schema.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
 import { completion, factNumber, FAKE_MODEL, reply, startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.js';

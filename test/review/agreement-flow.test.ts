@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { buildCandor, type Candor } from '../../src/app/main.js';
 import { reportCommand } from '../../src/cli/review-commands.js';
 import type { AgreementReport } from '../../src/core/review/agreement-report.js';
-import { agreementDeps } from '../../src/judge/agreement-deps.js';
-import { runAgreementReport } from '../../src/judge/agreement-job.js';
-import { addJudgeSpec } from '../../src/judge/judge-specs.js';
-import { buildCandor, type Candor } from '../../src/main.js';
+import { agreementDeps } from '../../src/review/judge/agreement-deps.js';
+import { runAgreementReport } from '../../src/review/judge/agreement-job.js';
+import { addJudgeSpec } from '../../src/review/judge/judge-specs.js';
 import { currentLabels, setLabel } from '../../src/review/label-store.js';
 import { interactions, reviewSamples } from '../../src/store/schema.js';
 import { testConfig } from '../support/compose.js';

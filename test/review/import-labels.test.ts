@@ -1,11 +1,11 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { buildCandor, type Candor } from '../../src/app/main.js';
 import { reportCommand, reviewCommand } from '../../src/cli/review-commands.js';
 import type { DetectReport } from '../../src/core/judge/detect-report.js';
 import type { AgreementReport } from '../../src/core/review/agreement-report.js';
 import { evalDetect } from '../../src/eval/detect-command.js';
-import { buildCandor, type Candor } from '../../src/main.js';
 import { importLabels } from '../../src/review/import-labels.js';
 import { currentLabels } from '../../src/review/label-store.js';
 import { sampleInteractions } from '../../src/review/sample-interactions.js';

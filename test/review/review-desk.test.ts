@@ -2,7 +2,7 @@ import { eq, isNull } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 
 import { REVIEW_TASKS } from '../../src/core/review/review-tasks.js';
-import type { LogLevel } from '../../src/log.js';
+import type { LogLevel } from '../../src/kernel/log.js';
 import { currentLabels, labelHistory, type CurrentLabel } from '../../src/review/label-store.js';
 import { createReviewDesk, NOT_A_REVIEWER, type CardLabel, type CardReplies, type ReviewSurface } from '../../src/review/review-desk.js';
 import type { ReviewItem } from '../../src/review/review-items.js';

@@ -34,25 +34,31 @@ describe('check-boundaries rules', () => {
   it('a channel that imports drizzle-orm (or a subpath of it) fails', () => {
     const problems = checkFiles([
       file('src/channels/teams/teams-review.ts', 'drizzle-orm'),
-      file('src/channels/http/console/list.ts', 'drizzle-orm/pg-core'),
+      file('src/channels/http/api-routes.ts', 'drizzle-orm/pg-core'),
     ]);
     expect(problems).toHaveLength(2);
     expect(problems.every((p) => p.includes('no store and no drizzle-orm'))).toBe(true);
   });
 
   it('a channel that imports the composition root fails', () => {
-    expect(checkFiles([file('src/channels/slack/slack-channel.ts', '../../main.js')])).toEqual([
-      expect.stringContaining('(src/channels import not the composition root (src/main.ts))'),
+    expect(checkFiles([file('src/channels/slack/slack-channel.ts', '../../app/main.js')])).toEqual([
+      expect.stringContaining('(src/channels import not the composition root (src/app/main.ts))'),
     ]);
   });
 
   it('a command or job that imports the composition root fails; entry points pass', () => {
-    expect(checkFiles([file('src/eval/loo-command.ts', '../main.js'), file('src/review/review-schedules.ts', '../main.js')])).toEqual([
-      expect.stringContaining('(the composition root (src/main.ts) only in entry points'),
-      expect.stringContaining('(the composition root (src/main.ts) only in entry points'),
+    expect(
+      checkFiles([file('src/eval/loo-command.ts', '../app/main.js'), file('src/review/review-schedules.ts', '../app/main.js')]),
+    ).toEqual([
+      expect.stringContaining('(the composition root (src/app/main.ts) only in entry points'),
+      expect.stringContaining('(the composition root (src/app/main.ts) only in entry points'),
     ]);
     expect(
-      checkFiles([file('src/cli/ask-command.ts', '../main.js'), file('src/serve.ts', './main.js'), file('src/cli.ts', './main.js')]),
+      checkFiles([
+        file('src/cli/ask-command.ts', '../app/main.js'),
+        file('src/app/serve.ts', './main.js'),
+        file('src/cli.ts', './app/main.js'),
+      ]),
     ).toEqual([]);
   });
 
@@ -76,12 +82,12 @@ describe('check-boundaries rules', () => {
     ]);
   });
 
-  it('pino outside src/log.ts fails; the logger module itself passes', () => {
-    expect(checkFiles([file('src/serve.ts', 'pino'), file('src/cli.ts', 'pino-pretty')])).toEqual([
-      expect.stringContaining('(pino only in src/log.ts)'),
-      expect.stringContaining('(pino only in src/log.ts)'),
+  it('pino outside src/kernel/log.ts fails; the logger module itself passes', () => {
+    expect(checkFiles([file('src/app/serve.ts', 'pino'), file('src/cli.ts', 'pino-pretty')])).toEqual([
+      expect.stringContaining('(pino only in src/kernel/log.ts)'),
+      expect.stringContaining('(pino only in src/kernel/log.ts)'),
     ]);
-    expect(checkFiles([file('src/log.ts', 'pino', 'pino-pretty')])).toEqual([]);
+    expect(checkFiles([file('src/kernel/log.ts', 'pino', 'pino-pretty')])).toEqual([]);
   });
 
   it('croner outside the schedule adapter fails; the adapter itself passes', () => {
@@ -104,7 +110,7 @@ describe('check-boundaries rules', () => {
       ),
       file('src/channels/teams/teams-channel.ts', '../chat/chat-services.js', '../http/read-json-body.js', 'botbuilder'),
       file('src/review/review-posts.ts', 'drizzle-orm', '../store/schema.js'),
-      file('src/chat-services.ts', './services.js', './review/review-desk.js'),
+      file('src/app/chat-services.ts', '../ask/services.js', '../review/review-desk.js'),
     ];
     expect(checkFiles(allowed)).toEqual([]);
   });
@@ -133,7 +139,7 @@ describe('check-boundaries script', () => {
       'src/channels/slack/a.ts': "import { b } from '../teams/b.js';\n",
       'src/channels/teams/b.ts': "import { a } from '../slack/a.js';\n",
       'src/channels/chat/c.ts':
-        "import { eq } from 'drizzle-orm';\nimport type { Db } from '../../store/open-store.js';\nimport type { Candor } from '../../main.js';\n",
+        "import { eq } from 'drizzle-orm';\nimport type { Db } from '../../store/open-store.js';\nimport type { Candor } from '../../app/main.js';\n",
     });
     const failed = await run(process.execPath, [script, root]).then(
       () => null,
@@ -148,7 +154,7 @@ describe('check-boundaries script', () => {
     expect(lines).toEqual([
       'src/channels/chat/c.ts: imports "drizzle-orm" (src/channels import no store and no drizzle-orm (a channel receives services, see channels/chat/chat-services.ts))',
       'src/channels/chat/c.ts: imports "../../store/open-store.js" (src/channels import no store and no drizzle-orm (a channel receives services, see channels/chat/chat-services.ts))',
-      'src/channels/chat/c.ts: imports "../../main.js" (src/channels import not the composition root (src/main.ts))',
+      'src/channels/chat/c.ts: imports "../../app/main.js" (src/channels import not the composition root (src/app/main.ts))',
       'src/channels/slack/a.ts: imports "../teams/b.js" (src/channels/slack never imports src/channels/teams)',
       'src/channels/teams/b.ts: imports "../slack/a.js" (src/channels/teams never imports src/channels/slack)',
       'import cycle: src/channels/slack/a.ts → src/channels/teams/b.ts → src/channels/slack/a.ts',

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { withinTime } from '../../src/within-time.js';
+import { withinTime } from '../../src/kernel/within-time.js';
 import { candorInProcess } from '../support/cli-in-process.js';
 import { migratedStore } from '../support/migrated-store.js';
 import { startServe, stopWith, type ServeProcess } from './serve-process.js';

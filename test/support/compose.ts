@@ -13,7 +13,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({ CANDOR_DATA_DIR: 'memory://', LOG_LEVEL: 'silent', ...env });
 }
 
-/** The ask path over a given store, wired as src/main.ts wires it. */
+/** The ask path over a given store, wired as src/app/main.ts wires it. */
 export function composeAsk(store: Store, config: Config = testConfig()): { ask: Ask; indexes: KnowledgeIndexCache; config: Config } {
   const indexes = new KnowledgeIndexCache(store.db);
   const recorder = createInteractionRecorder(store.db, config.telemetry.userHashSalt);

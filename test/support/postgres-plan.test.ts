@@ -126,7 +126,7 @@ function vitest(files: readonly string[], env: Record<string, string>): Promise<
 describe('npm test on a machine without PostgreSQL', () => {
   // A server nobody listens on: what a machine without PostgreSQL looks like to the tests.
   const nowhere = 'postgres://127.0.0.1:1/test';
-  const files = ['test/judge/judge-specs.test.ts', 'test/store/postgres.test.ts'];
+  const files = ['test/review/judge/judge-specs.test.ts', 'test/store/postgres.test.ts'];
 
   it(
     'runs what does not need it, passes, and ends with one line on how to run the rest',

@@ -11,7 +11,7 @@ export const POSTGRES_URL = withDefaultUser(process.env.CANDOR_TEST_DATABASE_URL
 export const SERVER_FILES = [
   'test/store/postgres.test.ts',
   'test/review/agreement-flow.test.ts',
-  'test/judge/agreement-job.test.ts',
+  'test/review/judge/agreement-job.test.ts',
   'test/channels/slack/slack-postgres.test.ts',
 ];
 /** Test files that start PostgreSQL clusters of their own with the Debian server binaries (test/support/own-postgres.ts). */

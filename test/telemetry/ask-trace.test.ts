@@ -2,12 +2,12 @@ import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@o
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { buildCandor, type Candor } from '../../src/app/main.js';
 import { createAsk, type Ask } from '../../src/ask/ask-service.js';
 import type { Decision } from '../../src/ask/decision.js';
 import { createInteractionRecorder } from '../../src/ask/record-interaction.js';
 import { GATE_LAYER_NAMES } from '../../src/core/gate/gate.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
-import { buildCandor, type Candor } from '../../src/main.js';
 import { interactions } from '../../src/store/schema.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
 

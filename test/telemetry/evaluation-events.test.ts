@@ -4,12 +4,12 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
+import { buildCandor, type Candor } from '../../src/app/main.js';
 import { hashUserId } from '../../src/ask/record-interaction.js';
 import { createFeedbackService } from '../../src/feedback/feedback-service.js';
-import { runJudge } from '../../src/judge/judge-run.js';
-import { addJudgeSpec } from '../../src/judge/judge-specs.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
-import { buildCandor, type Candor } from '../../src/main.js';
+import { runJudge } from '../../src/review/judge/judge-run.js';
+import { addJudgeSpec } from '../../src/review/judge/judge-specs.js';
 import { removeLabel, setLabel } from '../../src/review/label-store.js';
 import { reviewSamples } from '../../src/store/schema.js';
 import { configureEvaluationEvents, emitEvaluationResult } from '../../src/telemetry/evaluation-events.js';

@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { buildCandor, type Candor } from '../../src/app/main.js';
 import { startHttpServer, type RunningServer } from '../../src/channels/http/http-server.js';
 import { metricsRoute } from '../../src/channels/http/metrics-route.js';
 import { createFeedbackService } from '../../src/feedback/feedback-service.js';
 import { createExpertDesk } from '../../src/gaps/expert-desk.js';
+import { listExpertFacts } from '../../src/gaps/expert-facts-list.js';
+import { kbGapReport } from '../../src/gaps/kb-gaps.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
-import type { Log } from '../../src/log.js';
-import { buildCandor, type Candor } from '../../src/main.js';
-import { listExpertFacts } from '../../src/report/expert-facts-list.js';
-import { kbGapReport } from '../../src/report/kb-gaps.js';
+import type { Log } from '../../src/kernel/log.js';
 import type { Db } from '../../src/store/open-store.js';
 import { readGapCounts, startGapMetrics } from '../../src/telemetry/gap-metrics.js';
 import { composeAsk, HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';

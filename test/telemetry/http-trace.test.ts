@@ -2,12 +2,12 @@ import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
+import { buildCandor, type Candor } from '../../src/app/main.js';
 import type { Decision } from '../../src/ask/decision.js';
 import { apiRoutes } from '../../src/channels/http/api-routes.js';
 import { startHttpServer, type RunningServer } from '../../src/channels/http/http-server.js';
 import { metricsRoute } from '../../src/channels/http/metrics-route.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
-import { buildCandor, type Candor } from '../../src/main.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
 
 // One file of its own: the OpenTelemetry global tracer provider can be registered once per process.

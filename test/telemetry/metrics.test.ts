@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
+import { processErrorHandlers } from '../../src/app/guard-process.js';
+import { buildCandor, type Candor } from '../../src/app/main.js';
 import { apiRoutes } from '../../src/channels/http/api-routes.js';
 import { startHttpServer, type RunningServer } from '../../src/channels/http/http-server.js';
 import { metricsRoute } from '../../src/channels/http/metrics-route.js';
-import { processErrorHandlers } from '../../src/guard-process.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
-import { buildCandor, type Candor } from '../../src/main.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
 
 // One file of its own: the OpenTelemetry global meter provider can be registered once per process.

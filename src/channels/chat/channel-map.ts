@@ -1,5 +1,5 @@
 import { mappedKbs, type ChannelEntry } from '../../config/channels-setting.js';
-import { CandorError } from '../../errors.js';
+import { CandorError } from '../../kernel/errors.js';
 
 /** A knowledge base's size, or null when it does not exist. */
 export type KbSize = (name: string) => Promise<{ readonly version: number; readonly facts: number } | null>;

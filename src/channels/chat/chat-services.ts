@@ -5,7 +5,7 @@ import type { Config } from '../../config.js';
 import type { FeedbackService } from '../../feedback/feedback-service.js';
 import type { ExpertDesk } from '../../gaps/expert-types.js';
 import type { Inbox } from '../../inbox/inbox-store.js';
-import type { Log } from '../../log.js';
+import type { Log } from '../../kernel/log.js';
 import type { ReviewDesk } from '../../review/review-desk.js';
 import type { AnswerOnceDeps } from './answer-once.js';
 import type { FollowUp } from './chat-message.js';
@@ -13,7 +13,7 @@ import type { FollowUp } from './chat-message.js';
 /**
  * What a chat channel may call in the app: an object of functions, so that a
  * channel holds no database handle and no composition root, only transport
- * and rendering. Built in production by `createChatServices` (src/chat-services.ts).
+ * and rendering. Built in production by `createChatServices` (src/app/chat-services.ts).
  */
 export interface ChatServices {
   readonly config: Config;

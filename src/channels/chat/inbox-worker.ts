@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 
-import { describeError } from '../../errors.js';
 import type { ClaimedEntry, Inbox } from '../../inbox/inbox-store.js';
-import type { Log } from '../../log.js';
+import { describeError } from '../../kernel/errors.js';
+import type { Log } from '../../kernel/log.js';
 import { instruments } from '../../telemetry/instruments.js';
 
 export interface InboxWorkerOptions {

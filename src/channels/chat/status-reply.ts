@@ -1,6 +1,6 @@
 import type { StatusReport } from '../../ask/status-report.js';
-import { describeError } from '../../errors.js';
-import { withinTime } from '../../within-time.js';
+import { describeError } from '../../kernel/errors.js';
+import { withinTime } from '../../kernel/within-time.js';
 import type { ChatServices } from './chat-services.js';
 
 /**

@@ -2,9 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 
 import type { Ask } from '../../ask/ask-service.js';
-import { CandorError, describeError } from '../../errors.js';
 import type { IndexReadiness } from '../../kb/knowledge-index-cache.js';
-import { withinTime } from '../../within-time.js';
+import { CandorError, describeError } from '../../kernel/errors.js';
+import { withinTime } from '../../kernel/within-time.js';
 import { bearerAllowed } from './bearer-token.js';
 import { readJsonBody } from './read-json-body.js';
 import { requestPath } from './request-target.js';

@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 
-import { CandorError, describeError } from '../../errors.js';
-import type { Log } from '../../log.js';
+import { CandorError, describeError } from '../../kernel/errors.js';
+import type { Log } from '../../kernel/log.js';
 import { sendJson, type Route } from './api-routes.js';
 import { acceptRequestTarget, requestPath } from './request-target.js';
 import { traceRequest } from './server-span.js';

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 
-import { CandorError } from '../../errors.js';
+import { CandorError } from '../../kernel/errors.js';
 
 /** Reads a JSON body up to `limit` bytes; 413 beyond it, 400 for anything that is not JSON. */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 
-import { CandorError } from '../../errors.js';
+import { CandorError } from '../../kernel/errors.js';
 
 const parsed = new WeakMap<IncomingMessage, URL>();
 

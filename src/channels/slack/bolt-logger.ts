@@ -1,7 +1,7 @@
 import { LogLevel, type Logger } from '@slack/bolt';
 
-import { describeError } from '../../errors.js';
-import type { Log } from '../../log.js';
+import { describeError } from '../../kernel/errors.js';
+import type { Log } from '../../kernel/log.js';
 
 /**
  * Bolt's Logger over Candor's JSON log. Bolt's debug output (request bodies,

@@ -1,6 +1,6 @@
 import type { Middleware, SlackCommandMiddlewareArgs } from '@slack/bolt';
 
-import { describeError } from '../../errors.js';
+import { describeError } from '../../kernel/errors.js';
 import { describeRoute, type ChannelRoute, type Place } from '../chat/channel-routes.js';
 import type { ChatServices } from '../chat/chat-services.js';
 import { statusReply } from '../chat/status-reply.js';

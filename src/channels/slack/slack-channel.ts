@@ -1,10 +1,10 @@
 import { App, webApi } from '@slack/bolt';
 
 import type { Config } from '../../config.js';
-import { CandorError, describeError } from '../../errors.js';
+import { CandorError, describeError } from '../../kernel/errors.js';
+import { withinTime } from '../../kernel/within-time.js';
 import { ATTR } from '../../telemetry/attributes.js';
 import { withTraceFrom } from '../../telemetry/trace-carrier.js';
-import { withinTime } from '../../within-time.js';
 import { answerOrGiveUp, EVENT_ATTR, type AnswerOnceDeps } from '../chat/answer-once.js';
 import { answersUnmentioned, routeFor, type Place } from '../chat/channel-routes.js';
 import { answerDeps, type ChatServices } from '../chat/chat-services.js';

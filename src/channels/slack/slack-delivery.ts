@@ -1,6 +1,6 @@
 import type { webApi } from '@slack/bolt';
 
-import type { Log } from '../../log.js';
+import type { Log } from '../../kernel/log.js';
 import type { Reply } from '../chat/chat-message.js';
 import { renderSlackReply } from './render-slack-reply.js';
 import type { ReplyButtons } from './reply-actions.js';

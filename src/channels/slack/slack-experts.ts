@@ -1,10 +1,10 @@
 import type { App as BoltApp, webApi } from '@slack/bolt';
 import { z } from 'zod';
 
-import { CandorError, describeError } from '../../errors.js';
 import type { CloseOutcome, ExpertDesk, ExpertSurface, Person } from '../../gaps/expert-types.js';
 import { checkedAnswerText, MAX_EXPERT_ANSWER_CHARS } from '../../kb/expert-answer-text.js';
-import type { Log } from '../../log.js';
+import { CandorError, describeError } from '../../kernel/errors.js';
+import type { Log } from '../../kernel/log.js';
 import { EXPERT_ACTION, renderExpertPost } from './render-expert-post.js';
 import { escapeMrkdwn } from './render-slack-reply.js';
 import { ephemeralNotes, readButtonPress, readModalSubmission, type ButtonPress } from './slack-interaction.js';

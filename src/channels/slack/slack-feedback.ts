@@ -1,12 +1,12 @@
 import type { App as BoltApp, webApi } from '@slack/bolt';
 import { z } from 'zod';
 
-import { describeError } from '../../errors.js';
 import { FEEDBACK_REASON_TEXT, FEEDBACK_REASONS, MAX_FEEDBACK_COMMENT, type FeedbackKind } from '../../feedback/asker-feedback.js';
 import type { FeedbackService } from '../../feedback/feedback-service.js';
 import { shouldAutoAsk } from '../../gaps/auto-ask.js';
 import type { AskExpertOutcome, ExpertDesk } from '../../gaps/expert-types.js';
-import type { Log } from '../../log.js';
+import { describeError } from '../../kernel/errors.js';
+import type { Log } from '../../kernel/log.js';
 import type { Reply } from '../chat/chat-message.js';
 import { readReplyActions, REPLY_ACTION, withReplyActions, type ReplyActionsState, type ReplyButtons } from './reply-actions.js';
 import { ephemeralNotes, readButtonPress, readModalSubmission, type ButtonPress } from './slack-interaction.js';

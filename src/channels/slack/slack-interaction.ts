@@ -1,7 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import { z } from 'zod';
 
-import type { Log } from '../../log.js';
+import type { Log } from '../../kernel/log.js';
 import { describeSlackError } from './working-reaction.js';
 
 const User = z.object({ id: z.string().min(1), name: z.string().optional(), username: z.string().optional() });

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseForm } from 'node:querystring';
 import { HTTPModuleFunctions as http, HTTPResponseAck, type App, type Logger, type Receiver } from '@slack/bolt';
 
-import { describeError } from '../../errors.js';
+import { describeError } from '../../kernel/errors.js';
 import type { Route } from '../http/api-routes.js';
 import { requestPath } from '../http/request-target.js';
 import type { SlackInbound, SlackQuestion } from './slack-inbound.js';

@@ -1,7 +1,7 @@
 import type { App as BoltApp, webApi } from '@slack/bolt';
 
 import { parseLabel } from '../../core/review/review-tasks.js';
-import type { Log } from '../../log.js';
+import type { Log } from '../../kernel/log.js';
 import type { CardReplies, ReviewDesk } from '../../review/review-desk.js';
 import { HOW_TO_JUDGE_ACTION, LABEL_ACTION, LABEL_BLOCK, renderHowToJudge, renderReviewCard } from './render-review-card.js';
 import type { SlackGroupMembership } from './slack-user-groups.js';

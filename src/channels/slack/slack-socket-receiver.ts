@@ -1,7 +1,7 @@
 import { defaultProcessEventErrorHandler, type App, type Logger, type Receiver, type ReceiverEvent, type webApi } from '@slack/bolt';
 import { SocketModeClient } from '@slack/socket-mode';
 
-import { describeError } from '../../errors.js';
+import { describeError } from '../../kernel/errors.js';
 import type { SlackInbound, SlackQuestion } from './slack-inbound.js';
 import { DEFAULT_QUIET_MS, ReceiveActivity, retryCount, storeQuestion } from './slack-receiver.js';
 

@@ -1,6 +1,6 @@
 import type { webApi } from '@slack/bolt';
 
-import type { Log } from '../../log.js';
+import type { Log } from '../../kernel/log.js';
 import { describeSlackError } from './working-reaction.js';
 
 /** How long a user group's member list is trusted before it is read again. */

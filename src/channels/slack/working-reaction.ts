@@ -1,7 +1,7 @@
 import type { webApi } from '@slack/bolt';
 
-import { describeError } from '../../errors.js';
-import type { Log } from '../../log.js';
+import { describeError } from '../../kernel/errors.js';
+import type { Log } from '../../kernel/log.js';
 
 export interface ReactionTarget {
   readonly channel: string;

@@ -1,7 +1,7 @@
 import { ActivityHandler, MessageFactory, TurnContext } from 'botbuilder';
 
 import { hashUserId } from '../../ask/record-interaction.js';
-import type { Log } from '../../log.js';
+import type { Log } from '../../kernel/log.js';
 import type { Place } from '../chat/channel-routes.js';
 import { teamsInbound, type TeamsQuestion } from './teams-inbound.js';
 import type { TeamsReview } from './teams-review.js';

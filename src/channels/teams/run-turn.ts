@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { CloudAdapter, type Activity, type TurnContext } from 'botbuilder';
 
-import { describeError } from '../../errors.js';
-import type { Log } from '../../log.js';
+import { describeError } from '../../kernel/errors.js';
+import type { Log } from '../../kernel/log.js';
 import { sendJson } from '../http/api-routes.js';
 import { bearerProblem } from './bearer-precheck.js';
 

@@ -1,7 +1,7 @@
 import { ActivityTypes, type TurnContext } from 'botbuilder';
 
-import { CandorError, describeError } from '../../errors.js';
-import type { Log } from '../../log.js';
+import { CandorError, describeError } from '../../kernel/errors.js';
+import type { Log } from '../../kernel/log.js';
 import { ATTR } from '../../telemetry/attributes.js';
 import { withTraceFrom } from '../../telemetry/trace-carrier.js';
 import { answerOrGiveUp, EVENT_ATTR } from '../chat/answer-once.js';

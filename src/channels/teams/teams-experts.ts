@@ -1,9 +1,9 @@
 import { CardFactory, MessageFactory, type CloudAdapter, type ConversationReference, type TurnContext } from 'botbuilder';
 import { z } from 'zod';
 
-import { CandorError } from '../../errors.js';
 import type { CloseOutcome, ExpertCard, ExpertDesk, ExpertSurface, Person } from '../../gaps/expert-types.js';
-import type { Log } from '../../log.js';
+import { CandorError } from '../../kernel/errors.js';
+import type { Log } from '../../kernel/log.js';
 import { sendNew, sendReply, updateIn } from './proactive-send.js';
 import { ANSWER_INPUT, ExpertSubmit, renderTeamsExpertCard } from './render-teams-expert-card.js';
 import { teamsUser } from './teams-reply-actions.js';

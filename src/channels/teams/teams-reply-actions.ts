@@ -2,11 +2,11 @@ import { CardFactory, MessageFactory, type Activity, type TurnContext } from 'bo
 import type { z } from 'zod';
 
 import type { Decision } from '../../ask/decision.js';
-import { describeError } from '../../errors.js';
 import type { FeedbackService } from '../../feedback/feedback-service.js';
 import { shouldAutoAsk } from '../../gaps/auto-ask.js';
 import type { AskExpertOutcome, ExpertDesk } from '../../gaps/expert-types.js';
-import type { Log } from '../../log.js';
+import { describeError } from '../../kernel/errors.js';
+import type { Log } from '../../kernel/log.js';
 import type { Reply } from '../chat/chat-message.js';
 import { cardCopies } from './card-copy.js';
 import { replyCard, replyContent, type AdaptiveCard } from './render-teams-card.js';

@@ -2,8 +2,8 @@ import { CardFactory, MessageFactory, type AdaptiveCardInvokeResponse, type Clou
 import { z } from 'zod';
 
 import { outcomeLabel } from '../../core/review/review-tasks.js';
-import { describeError } from '../../errors.js';
-import type { Log } from '../../log.js';
+import { describeError } from '../../kernel/errors.js';
+import type { Log } from '../../kernel/log.js';
 import type { CardLabelOutcome, CardReplies, ReviewDesk } from '../../review/review-desk.js';
 import { sendNew } from './proactive-send.js';
 import {

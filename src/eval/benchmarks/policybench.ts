@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 
-import { readJsonl } from '../read-jsonl.js';
+import { readJsonl } from '../../kb/read-jsonl.js';
 import { factsFromJsonl, type BenchmarkSet } from './benchmark-set.js';
 
 const Line = z.object({ id: z.string(), question: z.string(), factId: z.string() });

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 
 import { splitSentences } from '../../kb/parse/index.js';
-import { readJsonl } from '../read-jsonl.js';
+import { readJsonl } from '../../kb/read-jsonl.js';
 import { factsFromJsonl, type BenchmarkQuestion, type BenchmarkSet } from './benchmark-set.js';
 
 const Paragraph = z.object({ title: z.string(), paragraph_index: z.number().int(), context: z.string() });

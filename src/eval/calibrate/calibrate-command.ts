@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 
 import { GATE_MODEL } from '../../ask/gate-model.js';
+import type { Services } from '../../ask/services.js';
 import {
   confidentBand,
   recommendThreshold,
@@ -11,8 +12,7 @@ import {
 } from '../../core/calibrate/threshold-sweep.js';
 import { renderTradeoffSvg } from '../../core/calibrate/tradeoff-svg.js';
 import { modelRef } from '../../core/gate/answerability-model.js';
-import { CandorError } from '../../errors.js';
-import type { Services } from '../../services.js';
+import { CandorError } from '../../kernel/errors.js';
 import { readLooQuestions } from '../leave-one-out.js';
 import { pointsFromQuestions } from './calibration-points.js';
 import { applyThreshold, type AppliedSetting } from './kb-gate-settings.js';

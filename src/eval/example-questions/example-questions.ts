@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-import { CandorError } from '../../errors.js';
-import { readJsonl } from '../read-jsonl.js';
+import { readJsonl } from '../../kb/read-jsonl.js';
+import { CandorError } from '../../kernel/errors.js';
 
 /** The don't-know categories of a RAG chat evaluator (DESIGN.md, "Don't-know-ness"). */
 export const DONT_KNOW_CATEGORIES = ['uncitable-related', 'uncitable-unrelated', 'unknowable', 'nonsensical'] as const;

@@ -1,5 +1,5 @@
+import type { ExampleReport } from '../../app/run-example-questions.js';
 import type { ExampleTotals, Tally } from './example-totals.js';
-import type { ExampleReport } from './run-example-questions.js';
 import type { ScoredRow } from './score-replies.js';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { readJsonl } from '../read-jsonl.js';
+import { readJsonl } from '../../kb/read-jsonl.js';
 
 export const FOLLOW_UP_KINDS = ['elliptical', 'pronoun', 'standalone', 'topic_shift'] as const;
 

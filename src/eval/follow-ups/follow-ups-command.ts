@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
 
 import type { Decision } from '../../ask/decision.js';
+import type { Services } from '../../ask/services.js';
 import { standaloneQuestion, type Standalone } from '../../ask/standalone-question.js';
 import { FOLLOW_UP_RULE } from '../../core/text/follow-up.js';
 import { REWRITE_FOLLOW_UP_PROMPT_REF } from '../../llm/prompts/rewrite-follow-up.js';
-import type { Services } from '../../services.js';
 import { FOLLOW_UP_KINDS, readFollowUpPairs, type FollowUpPair } from './follow-up-pairs.js';
 import {
   judgeQuestion,

@@ -1,11 +1,11 @@
 import { renameSync, writeFileSync } from 'node:fs';
 
+import type { Services } from '../../ask/services.js';
 import { diversityFilter } from '../../core/eval/diversity-filter.js';
 import { DONT_KNOW_CATEGORY_IDS, isDontKnowCategory, type DontKnowCategory } from '../../core/eval/dontknow-categories.js';
-import { CandorError } from '../../errors.js';
+import { CandorError } from '../../kernel/errors.js';
 import { embedTexts } from '../../llm/embed.js';
 import { GENERATION_PROMPTS } from '../../llm/generate-questions.js';
-import type { Services } from '../../services.js';
 import { generateCandidates, type Candidate } from './generate-questions.js';
 
 /** The services these commands use. */

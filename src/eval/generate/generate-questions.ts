@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 
 import { FACT_CATEGORY, type DontKnowCategory } from '../../core/eval/dontknow-categories.js';
-import { CandorError } from '../../errors.js';
+import { CandorError } from '../../kernel/errors.js';
 import { toFailure } from '../../llm/chat-json.js';
 import { dontKnowQuestions, questionsForFact } from '../../llm/generate-questions.js';
 import type { Llm } from '../../llm/llm-client.js';

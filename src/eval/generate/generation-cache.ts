@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, readFileSync, truncateSync } from 'node:fs';
 import { z } from 'zod';
 
-import { CandorError } from '../../errors.js';
+import { CandorError } from '../../kernel/errors.js';
 
 const Entry = z.discriminatedUnion('kind', [
   z.object({

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 
-import { CandorError } from '../../errors.js';
+import { CandorError } from '../../kernel/errors.js';
 import type { Llm } from '../../llm/llm-client.js';
 import { groundingReport } from './grounding-report.js';
 import { readGroundingRows } from './grounding-rows.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-import { CandorError } from '../../errors.js';
-import { readJsonl } from '../read-jsonl.js';
+import { readJsonl } from '../../kb/read-jsonl.js';
+import { CandorError } from '../../kernel/errors.js';
 
 /** One line of `candor eval grounding --responses FILE`; other fields (domain, model, …) are allowed and ignored. */
 export const GROUNDING_FORMAT = '{"id","question","response","context":[fact texts],"cited":[0-based indices]?,"supported"?}';

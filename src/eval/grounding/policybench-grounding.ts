@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-import { CandorError } from '../../errors.js';
-import { readJsonl } from '../read-jsonl.js';
+import { readJsonl } from '../../kb/read-jsonl.js';
+import { CandorError } from '../../kernel/errors.js';
 
 /** The RAG configurations: DIRECT gives the model no context, so there is nothing to ground in. */
 const WITH_CONTEXT = new Set(['BASIC_RAG', 'HYDE_RAG']);

@@ -1,4 +1,4 @@
-import type { IngestLimits } from '../ingest-limits.js';
+import type { IngestLimits } from '../../config/ingest-limits.js';
 import { factFileBatches, type NewFact } from './fact-lines.js';
 import type { SourceDocument } from './read-sources.js';
 

@@ -2,8 +2,8 @@ import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { z } from 'zod';
 
+import { describeLimit, formatBytes, type IngestLimits } from '../../config/ingest-limits.js';
 import { httpUrl } from '../../core/text/http-url.js';
-import { describeLimit, formatBytes, type IngestLimits } from '../ingest-limits.js';
 import { MAX_NOT_TEXT_SHARE, notTextCount } from '../parse/decode-text.js';
 
 /** A fact ready to store, before it has an id. */

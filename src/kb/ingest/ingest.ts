@@ -1,8 +1,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 
+import { withDefaults, type IngestLimits } from '../../config/ingest-limits.js';
 import type { Db } from '../../store/open-store.js';
 import { documents, facts, knowledgeBases } from '../../store/schema.js';
-import { withDefaults, type IngestLimits } from '../ingest-limits.js';
 import { TypeTally, type CountsByType } from './ingest-report.js';
 import {
   fileTypeOf,
@@ -50,7 +50,7 @@ export interface IngestOptions {
    * Absent: sentence splitting. Not applied to ready-made facts (.jsonl).
    */
   readonly extractFacts?: (passage: { readonly heading: string | null; readonly text: string }) => Promise<readonly string[]>;
-  /** Per-file limits (config `ingest`); a file over one fails alone. @default DEFAULT_INGEST_LIMITS (src/kb/ingest-limits.ts) */
+  /** Per-file limits (config `ingest`); a file over one fails alone. @default DEFAULT_INGEST_LIMITS (src/config/ingest-limits.ts) */
   readonly limits?: Partial<IngestLimits>;
   /**
    * Folder → base URL (config `kb.sourceUrls`, CANDOR_SOURCE_URLS): the link of a document that names

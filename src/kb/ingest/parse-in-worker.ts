@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 
-import { describeLimit, formatBytes, type IngestLimits } from '../ingest-limits.js';
+import { describeLimit, formatBytes, type IngestLimits } from '../../config/ingest-limits.js';
 import type { BinaryFormat, BinaryParse } from '../parse/parse-binary.js';
 import { parseWorkerUrl } from './parse-worker-url.js';
 

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 
+import { DEFAULT_INGEST_LIMITS, describeLimit, formatBytes, type IngestLimits } from '../../config/ingest-limits.js';
 import { httpUrl } from '../../core/text/http-url.js';
-import { DEFAULT_INGEST_LIMITS, describeLimit, formatBytes, type IngestLimits } from '../ingest-limits.js';
 import { decodeText } from '../parse/decode-text.js';
 import { formatFromPath, parseDocument, type DocumentFormat, type ParsedDocument } from '../parse/index.js';
 import { binaryFormatFromPath, type BinaryFormat } from '../parse/parse-binary.js';

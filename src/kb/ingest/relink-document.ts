@@ -1,8 +1,8 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 
+import type { IngestLimits } from '../../config/ingest-limits.js';
 import type { Db } from '../../store/open-store.js';
 import { documents, facts } from '../../store/schema.js';
-import type { IngestLimits } from '../ingest-limits.js';
 import { factBatches } from './document-facts.js';
 import type { SourceDocument } from './read-sources.js';
 

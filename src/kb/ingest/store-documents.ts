@@ -1,8 +1,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 
+import type { IngestLimits } from '../../config/ingest-limits.js';
 import type { Db } from '../../store/open-store.js';
 import { documents, facts, kbVersions, knowledgeBases } from '../../store/schema.js';
-import type { IngestLimits } from '../ingest-limits.js';
 import { factBatches } from './document-facts.js';
 import { FactFileReadError, type NewFact } from './fact-lines.js';
 import type { SourceDocument } from './read-sources.js';

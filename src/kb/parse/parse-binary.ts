@@ -1,4 +1,4 @@
-import type { IngestLimits } from '../ingest-limits.js';
+import type { IngestLimits } from '../../config/ingest-limits.js';
 import { parseHtml } from './parse-html.js';
 import { parsePdf } from './parse-pdf.js';
 import { docxToHtml, loadMammoth } from './read-docx.js';

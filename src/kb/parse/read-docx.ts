@@ -1,4 +1,4 @@
-import { describeLimit, formatBytes, type IngestLimits } from '../ingest-limits.js';
+import { describeLimit, formatBytes, type IngestLimits } from '../../config/ingest-limits.js';
 import { inflatesWithin, readZipDirectory } from './zip-directory.js';
 
 /** A Word document as HTML, or why it cannot be read. */

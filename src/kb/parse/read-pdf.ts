@@ -1,7 +1,7 @@
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
+import { describeLimit, type IngestLimits } from '../../config/ingest-limits.js';
 import { httpUrl } from '../../core/text/http-url.js';
-import { describeLimit, type IngestLimits } from '../ingest-limits.js';
 import type { PdfPageText, PdfRun } from './pdf-lines.js';
 
 /** The text of a PDF, page by page, or why it cannot be read. Pages that failed are listed, not fatal. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { StatusQuery, StatusReport } from '../../../src/ask/status-report.js';
 import { formatStatusReport, STATUS_UNAVAILABLE, statusReply } from '../../../src/channels/chat/status-reply.js';
 import { loadConfig } from '../../../src/config.js';
-import type { LogLevel } from '../../../src/log.js';
+import type { LogLevel } from '../../../src/kernel/log.js';
 
 // The one `status` reply of every chat channel: the configured KB, a time budget, one text when it fails.
 const config = loadConfig({ CANDOR_DATA_DIR: 'memory://', CANDOR_KB: 'handbook' });

@@ -2,11 +2,11 @@ import { request as httpRequest } from 'node:http';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { buildCandor, type Candor } from '../../../src/app/main.js';
 import { apiRoutes } from '../../../src/channels/http/api-routes.js';
 import { startHttpServer, type RunningServer } from '../../../src/channels/http/http-server.js';
 import { ingestPaths } from '../../../src/kb/ingest/ingest.js';
-import { createLog } from '../../../src/log.js';
-import { buildCandor, type Candor } from '../../../src/main.js';
+import { createLog } from '../../../src/kernel/log.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../../support/compose.js';
 
 const MAX_BODY = 1024;

@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { buildCandor, type Candor } from '../../../src/app/main.js';
 import { apiRoutes } from '../../../src/channels/http/api-routes.js';
 import { startHttpServer, type RunningServer } from '../../../src/channels/http/http-server.js';
 import { ingestPaths } from '../../../src/kb/ingest/ingest.js';
-import { buildCandor, type Candor } from '../../../src/main.js';
 import { HANDBOOK_FACTS, tempFiles, testConfig } from '../../support/compose.js';
 import { startOwnPostgres, type OwnPostgres } from '../../support/own-postgres.js';
 import { waitFor } from '../fake-http.js';

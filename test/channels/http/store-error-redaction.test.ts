@@ -2,11 +2,11 @@ import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-tr
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { buildCandor, type Candor } from '../../../src/app/main.js';
 import { hashUserId } from '../../../src/ask/record-interaction.js';
 import { apiRoutes, type Route } from '../../../src/channels/http/api-routes.js';
 import { startHttpServer, type RunningServer } from '../../../src/channels/http/http-server.js';
 import { ingestPaths } from '../../../src/kb/ingest/ingest.js';
-import { buildCandor, type Candor } from '../../../src/main.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../../support/compose.js';
 
 // One file of its own: the OpenTelemetry global tracer provider can be registered once per process.

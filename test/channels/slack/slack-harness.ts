@@ -1,12 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 
+import { createChatServices } from '../../../src/app/chat-services.js';
+import { buildCandor, type Candor } from '../../../src/app/main.js';
 import { startHttpServer, type RunningServer } from '../../../src/channels/http/http-server.js';
 import { startSlackChannel, type SlackChannel, type SlackChannelOptions } from '../../../src/channels/slack/slack-channel.js';
-import { createChatServices } from '../../../src/chat-services.js';
 import { loadConfig } from '../../../src/config.js';
-import type { LogLevel } from '../../../src/log.js';
-import { buildCandor, type Candor } from '../../../src/main.js';
+import type { LogLevel } from '../../../src/kernel/log.js';
 import { startFakeServer, type FakeServer, type RecordedCall } from '../fake-http.js';
 
 export const SIGNING_SECRET = 'test-signing-secret-0123456789';

@@ -3,10 +3,10 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 
+import { createChatServices } from '../../../src/app/chat-services.js';
+import { buildCandor } from '../../../src/app/main.js';
 import { startSlackChannel } from '../../../src/channels/slack/slack-channel.js';
-import { createChatServices } from '../../../src/chat-services.js';
 import { loadConfig } from '../../../src/config.js';
-import { buildCandor } from '../../../src/main.js';
 import { sleep, waitFor, type FakeServer } from '../fake-http.js';
 import { ingestFixture, rowsFor } from '../kb-fixture.js';
 import { BOT_TOKEN, BOT_USER, slackEvent, startFakeSlack, startSlackRig, type SlackRig } from './slack-harness.js';

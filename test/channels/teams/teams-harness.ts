@@ -1,12 +1,12 @@
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 
+import { createChatServices } from '../../../src/app/chat-services.js';
+import { buildCandor, type Candor } from '../../../src/app/main.js';
 import { startHttpServer, type RunningServer } from '../../../src/channels/http/http-server.js';
 import type { TeamsReaction } from '../../../src/channels/teams/candor-teams-bot.js';
 import { startTeamsChannel, type TeamsChannel, type TeamsChannelOptions } from '../../../src/channels/teams/teams-channel.js';
-import { createChatServices } from '../../../src/chat-services.js';
 import { loadConfig } from '../../../src/config.js';
-import type { LogLevel } from '../../../src/log.js';
-import { buildCandor, type Candor } from '../../../src/main.js';
+import type { LogLevel } from '../../../src/kernel/log.js';
 import { startFakeServer, waitFor, type FakeServer, type RecordedCall } from '../fake-http.js';
 
 export const BOT_ID = '28:candor-bot-app-id';

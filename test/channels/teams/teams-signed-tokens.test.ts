@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { channelToken, openIdResponse, signingKey, type ChannelTokenClaims } from '../../../scripts/fuzz/bot-framework-tokens.js';
-import { createChatServices } from '../../../src/chat-services.js';
+import { createChatServices } from '../../../src/app/chat-services.js';
 import { askerFeedback } from '../../../src/store/schema.js';
 import { startFakeServer, waitFor, type FakeServer } from '../fake-http.js';
 import { ingestFixture, rowsFor } from '../kb-fixture.js';

@@ -3,7 +3,7 @@ import { truncateSync } from 'node:fs';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { DEFAULT_INGEST_LIMITS } from '../../../src/kb/ingest-limits.js';
+import { DEFAULT_INGEST_LIMITS } from '../../../src/config/ingest-limits.js';
 import { ingestPaths, type IngestSummary } from '../../../src/kb/ingest/ingest.js';
 import { facts, knowledgeBases } from '../../../src/store/schema.js';
 import { tempFiles, testConfig } from '../../support/compose.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { loadConfig } from '../../../src/config.js';
-import { CandorError } from '../../../src/errors.js';
 import { sourceUrlFor } from '../../../src/kb/ingest/source-urls.js';
+import { CandorError } from '../../../src/kernel/errors.js';
 
 /** The message of the CandorError loadConfig throws for `env` (fails the test when it does not throw one). */
 function configError(env: Record<string, string>): string {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-import { DEFAULT_INGEST_LIMITS } from '../../../src/kb/ingest-limits.js';
+import { DEFAULT_INGEST_LIMITS } from '../../../src/config/ingest-limits.js';
 import { parseDocument } from '../../../src/kb/parse/index.js';
 import { parseBinaryDocument } from '../../../src/kb/parse/parse-binary.js';
 
