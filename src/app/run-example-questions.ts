@@ -1,27 +1,13 @@
 import type { Config } from '../config.js';
 import type { ExampleQuestion } from '../eval/example-questions/example-questions.js';
-import { summariseOutcomes, type ExampleTotals } from '../eval/example-questions/example-totals.js';
+import type { ExampleReport } from '../eval/example-questions/example-report.js';
+import { summariseOutcomes } from '../eval/example-questions/example-totals.js';
 import { scoreReply, type ScoredRow } from '../eval/example-questions/score-replies.js';
 import { ingestPaths } from '../kb/ingest/ingest.js';
 import { CandorError } from '../kernel/errors.js';
 import { buildCandor } from './main.js';
 
-export interface ExampleReport {
-  readonly kb: { readonly name: string; readonly version: number; readonly documents: number; readonly facts: number };
-  /** `extractive` without a model (the embedded default), `llm` with one. */
-  readonly mode: 'extractive' | 'llm';
-  readonly totals: ExampleTotals;
-  readonly rows: readonly ScoredRow[];
-  /** A second set asked of the same KB and reported apart (the fresh set, never used to fit): absent when not asked. */
-  readonly fresh?: QuestionSetReport;
-}
-
-/** One set's figures and rows. */
-export interface QuestionSetReport {
-  readonly name: string;
-  readonly totals: ExampleTotals;
-  readonly rows: readonly ScoredRow[];
-}
+export type { ExampleReport, QuestionSetReport } from '../eval/example-questions/example-report.js';
 
 export interface ExampleRunOptions {
   /** Settings for the run; its store should be a throw-away one (`CANDOR_DATA_DIR=memory://`). */

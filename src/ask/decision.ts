@@ -1,24 +1,10 @@
+import type { AnswerabilityView, EvidenceView } from '../core/answer/decision-views.js';
 import type { NearMiss } from '../core/answer/near-misses.js';
-import type { Answerability, Confidence } from '../core/gate/gate.js';
+import type { Confidence } from '../core/gate/gate.js';
 import type { Verdict } from '../core/gate/types.js';
 
-/** A cited fact as callers see it; `factId` is the external id when the fact has one. */
-export interface EvidenceView {
-  readonly factId: string;
-  readonly text: string;
-  readonly source: string;
-  readonly score: number;
-  /** The document's title (null when it has none: channels fall back to the source). */
-  readonly title?: string | null;
-  /** The section the fact sits in (its heading path), for the citation. */
-  readonly section?: string | null;
-  /** A link people can open, when the source has one. */
-  readonly url?: string | null;
-  /** The knowledge base the fact is from: set when several KBs were searched together. */
-  readonly kb?: string;
-}
-
 export type { Confidence } from '../core/gate/gate.js';
+export type { AnswerabilityView, EvidenceView, ThresholdSource } from '../core/answer/decision-views.js';
 
 /** What every decision carries, answered or not. */
 interface DecisionCommon {
@@ -89,20 +75,6 @@ interface Delivered {
  * A union on `decision`: an answer has its text and no refusal, a refusal the reverse.
  */
 export type Decision = (Answered & Delivered) | (Abstained & Delivered);
-
-/**
- * Where a decision's threshold came from: `kb@N` (that KB's calibrated setting, version N),
- * `config` (CANDOR_MIN_ANSWERABILITY), `model` (its default), or `override` (an evaluation sweep).
- */
-export type ThresholdSource = `kb@${number}` | 'config' | 'model' | 'override';
-
-export interface AnswerabilityView extends Omit<Answerability, 'contributions' | 'features'> {
-  readonly thresholdSource: ThresholdSource;
-  /** Feature values, rounded. */
-  readonly features: Readonly<Record<string, number>>;
-  /** Each feature's pull on the log-odds (negative = towards refusing), rounded. */
-  readonly contributions: Readonly<Record<string, number>>;
-}
 
 /** The grounding check's support score, when a model answer was checked (its verdict carries it as `score`). */
 export function groundingSupport(decision: Pick<Decided, 'reasons'>): number | null {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
-import { SOURCE_URLS_EXAMPLE } from '../kb/ingest/source-urls.js';
-import { PRICES_EXAMPLE } from '../llm/model-prices.js';
 import { CHANNELS_EXAMPLE } from './channels-setting.js';
 import { EXPERTS_EXAMPLE } from './experts-setting.js';
+import { PRICES_EXAMPLE } from './model-prices-setting.js';
 import { settingsSchema } from './settings-schema.js';
+import { SOURCE_URLS_EXAMPLE } from './source-urls-setting.js';
 
 const TOKEN = '$(openssl rand -hex 24)';
 const GUID = '00000000-0000-0000-0000-000000000000';

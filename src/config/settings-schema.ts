@@ -1,13 +1,13 @@
 import { z } from 'zod';
 
-import { sourceUrlsSetting } from '../kb/ingest/source-urls.js';
-import { modelPricesSetting } from '../llm/model-prices.js';
 import { channelsSetting } from './channels-setting.js';
 import { consoleSettingsShape } from './console-settings.js';
 import { expertsSetting } from './experts-setting.js';
 import { DEFAULT_INGEST_LIMITS as INGEST } from './ingest-limits.js';
+import { modelPricesSetting } from './model-prices-setting.js';
 import { otelSettingsShape } from './otel-settings.js';
 import { reviewersSetting } from './reviewers-setting.js';
+import { sourceUrlsSetting } from './source-urls-setting.js';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 const fraction = z.coerce.number().min(0).max(1);

@@ -1,16 +1,6 @@
-import { z } from 'zod';
+import type { ModelPrice, PriceTable } from '../config/model-prices-setting.js';
 
-import { plainIssue } from '../config/plain-issue.js';
-
-/** What a model costs, in USD per million tokens. */
-export interface ModelPrice {
-  readonly input: number;
-  readonly output: number;
-  /** Prompt tokens the provider served from its cache; unset: priced as `input`. */
-  readonly cachedInput?: number | undefined;
-}
-
-export type PriceTable = Readonly<Record<string, ModelPrice>>;
+export type { ModelPrice, PriceTable } from '../config/model-prices-setting.js';
 
 /**
  * OpenAI's list prices (standard tier, USD per million tokens) as published in 2025. They change: set
@@ -36,30 +26,6 @@ export const DEFAULT_MODEL_PRICES: PriceTable = {
   'text-embedding-3-large': { input: 0.13, output: 0 },
   'text-embedding-ada-002': { input: 0.1, output: 0 },
 };
-
-/** A CANDOR_LLM_PRICES value that works. */
-export const PRICES_EXAMPLE =
-  '{"gpt-4o-mini":{"input":0.15,"output":0.6},"my-azure-deployment":{"input":2.5,"output":10,"cachedInput":1.25}}';
-const usd = z.number().min(0).max(10_000);
-const Price = z.object({ input: usd, output: usd, cachedInput: usd.optional() }).strict();
-
-/** CANDOR_LLM_PRICES: a JSON object of model → USD per million tokens, over (and beside) the defaults. */
-export const modelPricesSetting = z.string().transform((text, ctx): Record<string, ModelPrice> => {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    ctx.addIssue({ code: 'custom', message: 'expected a JSON object of model → USD per million tokens (this is not valid JSON)' });
-    return z.NEVER;
-  }
-  const parsed = z.record(z.string().min(1).max(200), Price).safeParse(json);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.map(String).join('.') || 'value'}: ${plainIssue(i)}`).join('; ');
-    ctx.addIssue({ code: 'custom', message: issues });
-    return z.NEVER;
-  }
-  return parsed.data;
-});
 
 /** The price of a model: its own entry, else the longest entry it extends ("gpt-4o-2024-08-06" → "gpt-4o"). */
 export function priceOf(table: PriceTable, model: string): ModelPrice | undefined {

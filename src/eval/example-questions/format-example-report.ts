@@ -1,4 +1,4 @@
-import type { ExampleReport } from '../../app/run-example-questions.js';
+import type { ExampleReport } from './example-report.js';
 import type { ExampleTotals, Tally } from './example-totals.js';
 import type { ScoredRow } from './score-replies.js';
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigserial, doublePrecision, index, integer, jsonb, pgTable, real, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 // JSON columns are typed with what the code writes into them (type-only imports: no runtime dependency).
-import type { AnswerabilityView, EvidenceView } from '../../ask/decision.js';
+import type { AnswerabilityView, EvidenceView } from '../../core/answer/decision-views.js';
 import type { NearMiss } from '../../core/answer/near-misses.js';
 import type { Verdict } from '../../core/gate/types.js';
 import { knowledgeBases } from './knowledge.js';
