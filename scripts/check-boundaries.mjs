@@ -122,21 +122,95 @@ export function importCycles(files) {
         .filter((to) => to !== undefined && known.has(to)),
     ]),
   );
+  return graphCycles(edges).map((cycle) => `import cycle: ${cycle}`);
+}
+
+/** The cycles a depth-first walk of `edges` (node → nodes) meets, each as "a → b → a". */
+function graphCycles(edges) {
   const cycles = [];
-  const state = new Map(); // path → 'open' while on the stack, 'done' after
+  const state = new Map(); // node → 'open' while on the stack, 'done' after
   const stack = [];
-  const visit = (path) => {
-    state.set(path, 'open');
-    stack.push(path);
-    for (const to of edges.get(path) ?? []) {
+  const visit = (node) => {
+    state.set(node, 'open');
+    stack.push(node);
+    for (const to of edges.get(node) ?? []) {
       if (state.get(to) === 'open') cycles.push([...stack.slice(stack.indexOf(to)), to].join(' → '));
       else if (!state.has(to)) visit(to);
     }
     stack.pop();
-    state.set(path, 'done');
+    state.set(node, 'done');
   };
-  for (const { path } of files) if (!state.has(path)) visit(path);
-  return cycles.map((cycle) => `import cycle: ${cycle}`);
+  for (const node of edges.keys()) if (!state.has(node)) visit(node);
+  return cycles;
+}
+
+/**
+ * The layers of src/, lowest first (STYLE.md rule 6: folders form a stack that only imports downwards). A file
+ * imports only files of its own layer or of lower ones, type-only imports too; folders of one layer may import
+ * each other, but never in a cycle (`folderCycles`). Every file of src/ belongs to exactly one layer, so a new
+ * folder has to be placed here before it can be imported. docs/architecture.md draws the same stack.
+ */
+export const LAYERS = [
+  { name: 'core', paths: ['src/core/'] },
+  { name: 'kernel', paths: ['src/kernel/'] },
+  { name: 'schedule', paths: ['src/schedule/'] },
+  { name: 'config', paths: ['src/config.ts', 'src/config/'] },
+  { name: 'store', paths: ['src/store/'] },
+  { name: 'telemetry, llm, inbox', paths: ['src/telemetry/', 'src/llm/', 'src/inbox/'] },
+  { name: 'kb', paths: ['src/kb/'] },
+  { name: 'ask', paths: ['src/ask/'] },
+  { name: 'features', paths: ['src/review/', 'src/gaps/', 'src/feedback/', 'src/eval/'] },
+  { name: 'channels', paths: ['src/channels/'] },
+  { name: 'console', paths: ['src/console/'] },
+  { name: 'app', paths: ['src/app/'] },
+  { name: 'cli', paths: ['src/cli.ts', 'src/cli/'] },
+];
+
+/** The index of the layer a repository path belongs to in `layers`, or -1. */
+export function layerOf(path, layers = LAYERS) {
+  return layers.findIndex((layer) => layer.paths.some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p)));
+}
+
+/** Every import that points to a higher layer, and every file in no layer, one line each. */
+export function layerProblems(files, layers = LAYERS) {
+  const problems = [];
+  for (const { path: file, text } of files) {
+    const own = layerOf(file, layers);
+    if (own === -1) {
+      problems.push(`${file}: is in no layer (place its folder in LAYERS, scripts/check-boundaries.mjs)`);
+      continue;
+    }
+    for (const spec of importsOf(text)) {
+      const to = target(spec, file)?.replace(/\.js$/, '.ts');
+      if (to === undefined || !to.startsWith('src/')) continue;
+      const theirs = layerOf(to, layers);
+      if (theirs > own) {
+        problems.push(
+          `${file}: imports "${spec}" (layer ${layers[own].name} imports only its own layer or lower; that is ${layers[theirs].name})`,
+        );
+      }
+    }
+  }
+  return problems;
+}
+
+/** The unit a path belongs to for the folder graph: src/X/… and src/X.ts are both "X". */
+const folderOf = (path) => path.split('/')[1].replace(/\.ts$/, '');
+
+/** Cycles among the top-level folders of src/ (a root file counts with the folder of its name), one line each. */
+export function folderCycles(files) {
+  const edges = new Map();
+  for (const { path, text } of files) {
+    const from = folderOf(path);
+    for (const spec of importsOf(text)) {
+      const to = target(spec, path);
+      if (to === null || !to.startsWith('src/') || folderOf(to) === from) continue;
+      if (!edges.has(from)) edges.set(from, new Set());
+      edges.get(from).add(folderOf(to));
+    }
+  }
+  const cycles = graphCycles(new Map([...edges].map(([from, to]) => [from, [...to].sort()])));
+  return cycles.map((cycle) => `folder import cycle: ${cycle}`);
 }
 
 /** The TypeScript files under ROOT/src, with repository paths. */
@@ -158,10 +232,10 @@ function walk(dir) {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const root = process.argv[2] ?? new URL('..', import.meta.url).pathname;
   const files = readTree(root);
-  const problems = [...checkFiles(files), ...importCycles(files)];
+  const problems = [...checkFiles(files), ...layerProblems(files), ...importCycles(files), ...folderCycles(files)];
   if (problems.length > 0) {
     console.error(`Import boundary violations:\n  ${problems.join('\n  ')}`);
     process.exit(1);
   }
-  console.log(`boundaries ok (${files.length} files)`);
+  console.log(`boundaries ok (${files.length} files, ${LAYERS.length} layers)`);
 }

@@ -5,7 +5,16 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { checkFiles, importCycles, importsOf } from '../../scripts/check-boundaries.mjs';
+import {
+  checkFiles,
+  folderCycles,
+  importCycles,
+  importsOf,
+  layerOf,
+  layerProblems,
+  LAYERS,
+  readTree,
+} from '../../scripts/check-boundaries.mjs';
 
 // The import boundaries that keep channels thin: each rule fails on a planted violation and the real tree passes.
 const run = promisify(execFile);
@@ -116,6 +125,56 @@ describe('check-boundaries rules', () => {
   });
 });
 
+describe('the layer rule', () => {
+  it('an import that points to a higher layer fails, naming both layers; type-only imports count', () => {
+    const problems = layerProblems([
+      { path: 'src/store/schema/interactions.ts', text: "import type { EvidenceView } from '../../ask/decision.js';" },
+      file('src/core/gate/gate.ts', '../../kernel/errors.js'),
+      file('src/ask/ask-service.ts', '../store/open-store.js', '../core/gate/gate.js', '../kernel/log.js', 'zod'),
+    ]);
+    expect(problems).toEqual([
+      'src/store/schema/interactions.ts: imports "../../ask/decision.js" (layer store imports only its own layer or lower; that is ask)',
+      'src/core/gate/gate.ts: imports "../../kernel/errors.js" (layer core imports only its own layer or lower; that is kernel)',
+    ]);
+  });
+
+  it('the same layer and lower ones pass; root files count with the folder of their name', () => {
+    expect(
+      layerProblems([
+        file('src/review/review-schedules.ts', '../gaps/sync-gaps.js', '../ask/services.js', '../schedule/run-on-schedule.js'),
+        file('src/cli.ts', './app/main.js', './config.js'),
+        file('src/config/derive-config.ts', '../config.js', '../schedule/cron-schedule.js'),
+      ]),
+    ).toEqual([]);
+    expect(layerOf('src/config.ts')).toBe(layerOf('src/config/settings-schema.ts'));
+    expect(layerOf('src/cli.ts')).toBe(LAYERS.length - 1);
+    expect(layerOf('src/core/x.ts')).toBe(0);
+  });
+
+  it('a file in no layer fails, so a new folder is placed before it is used', () => {
+    expect(layerProblems([file('src/widgets/w.ts')])).toEqual([
+      'src/widgets/w.ts: is in no layer (place its folder in LAYERS, scripts/check-boundaries.mjs)',
+    ]);
+  });
+
+  it('two folders of one layer that import each other form a folder cycle', () => {
+    const files = [
+      file('src/review/import-labels.ts', '../eval/read-jsonl.js'),
+      file('src/eval/calibrate/label-points.ts', '../../review/label-store.js'),
+    ];
+    expect(layerProblems(files)).toEqual([]);
+    expect(folderCycles(files)).toEqual(['folder import cycle: review → eval → review']);
+    expect(folderCycles(files.slice(1))).toEqual([]);
+  });
+
+  it('the real tree has no folder cycle and every file in a layer', () => {
+    const tree = readTree(new URL('../..', import.meta.url).pathname);
+    expect(tree.length).toBeGreaterThan(300);
+    expect(layerProblems(tree)).toEqual([]);
+    expect(folderCycles(tree)).toEqual([]);
+  });
+});
+
 describe('check-boundaries script', () => {
   const roots: string[] = [];
   afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
@@ -131,15 +190,17 @@ describe('check-boundaries script', () => {
 
   it('passes on the real tree', async () => {
     const { stdout } = await run(process.execPath, [script]);
-    expect(stdout).toMatch(/^boundaries ok \(\d+ files\)/);
+    expect(stdout).toMatch(/^boundaries ok \(\d+ files, \d+ layers\)/);
   });
 
-  it('exits non-zero and names the file and the rule for a planted violation of each new rule', async () => {
+  it('exits non-zero and names the file and the rule for a planted violation of each rule, an upward import among them', async () => {
     const root = plant({
       'src/channels/slack/a.ts': "import { b } from '../teams/b.js';\n",
       'src/channels/teams/b.ts': "import { a } from '../slack/a.js';\n",
       'src/channels/chat/c.ts':
         "import { eq } from 'drizzle-orm';\nimport type { Db } from '../../store/open-store.js';\nimport type { Candor } from '../../app/main.js';\n",
+      'src/store/s.ts': "import type { EvidenceView } from '../ask/decision.js';\n",
+      'src/ask/decision.ts': '',
     });
     const failed = await run(process.execPath, [script, root]).then(
       () => null,
@@ -157,6 +218,8 @@ describe('check-boundaries script', () => {
       'src/channels/chat/c.ts: imports "../../app/main.js" (src/channels import not the composition root (src/app/main.ts))',
       'src/channels/slack/a.ts: imports "../teams/b.js" (src/channels/slack never imports src/channels/teams)',
       'src/channels/teams/b.ts: imports "../slack/a.js" (src/channels/teams never imports src/channels/slack)',
+      'src/channels/chat/c.ts: imports "../../app/main.js" (layer channels imports only its own layer or lower; that is app)',
+      'src/store/s.ts: imports "../ask/decision.js" (layer store imports only its own layer or lower; that is ask)',
       'import cycle: src/channels/slack/a.ts → src/channels/teams/b.ts → src/channels/slack/a.ts',
     ]);
   });
