@@ -32,7 +32,7 @@ export async function runExampleQuestions(options: ExampleRunOptions): Promise<E
     const ingested = await ingestPaths(app.store.db, options.kbPaths, { kb, ...(onProgress ? { onProgress } : {}) });
     if (ingested.errors.length > 0 || ingested.facts === 0) {
       const why = ingested.errors.map((e) => `${e.path}: ${e.reason}`).join('; ') || 'no facts were stored';
-      throw new CandorError('input_invalid', `Could not ingest the example KB (${why}).`);
+      throw new CandorError(ingested.errors.length > 0 ? 'file_unreadable' : 'kb_empty', `Could not ingest the example KB (${why}).`);
     }
     onProgress?.(`ingested ${ingested.documents} documents, ${ingested.facts} facts; asking ${questions.length} questions`);
     const askAll = async (set: readonly ExampleQuestion[], label: string) => {

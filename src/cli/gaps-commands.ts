@@ -37,17 +37,17 @@ export function cliExpertDesk(app: CommandServices): ExpertDesk {
  */
 export async function expertGapsCommand(app: CommandServices, args: GapsArgs, out: (text: string) => void): Promise<number> {
   const [, sub, idText] = args.positionals;
-  if (sub !== 'answer' && sub !== 'dismiss') throw new CandorError('input_invalid', `gaps supports: answer, dismiss. ${USAGE}`);
+  if (sub !== 'answer' && sub !== 'dismiss') throw new CandorError('option_invalid', `gaps supports: answer, dismiss. ${USAGE}`);
   const gapId = Number(idText);
   if (!idText || !Number.isSafeInteger(gapId) || gapId < 1)
-    throw new CandorError('input_invalid', `GAP_ID must be a gap's number (see candor report gaps). ${USAGE}`);
+    throw new CandorError('option_invalid', `GAP_ID must be a gap's number (see candor report gaps). ${USAGE}`);
   if (sub === 'answer' && (args.values.text ?? '').trim() === '')
-    throw new CandorError('input_invalid', `gaps answer needs --text TEXT, the answer people should get. ${USAGE}`);
+    throw new CandorError('option_invalid', `gaps answer needs --text TEXT, the answer people should get. ${USAGE}`);
   const expert = cliExpert(args.values.as);
   const desk = cliExpertDesk(app);
   const card = await desk.card(gapId);
   if (card && args.values.kb !== undefined && args.values.kb !== card.kb)
-    throw new CandorError('input_invalid', `Gap ${gapId} belongs to knowledge base "${card.kb}", not "${args.values.kb}".`);
+    throw new CandorError('option_invalid', `Gap ${gapId} belongs to knowledge base "${card.kb}", not "${args.values.kb}".`);
   const outcome: CloseOutcome = !card
     ? { kind: 'no_gap' }
     : sub === 'answer'
@@ -72,18 +72,18 @@ export async function expertGapsCommand(app: CommandServices, args: GapsArgs, ou
       return 0;
     case 'already_closed':
       throw new CandorError(
-        'input_invalid',
+        'conflict',
         `Gap ${gapId} was already ${outcome.state === 'answered' ? 'answered' : 'marked out of scope'}${outcome.by ? ` by ${outcome.by}` : ''}; nothing changed.`,
       );
     case 'not_an_expert':
       throw new CandorError(
-        'input_invalid',
+        'not_permitted',
         desk.entry(kb)
           ? `"${expert.user}" is not an expert of knowledge base "${kb}": CANDOR_EXPERTS does not list "cli:${expert.user}" among its people; ask whoever runs Candor to add it.`
           : `Knowledge base "${kb}" has no experts: CANDOR_EXPERTS names none for it; ask whoever runs Candor to add {"kb":"${kb}","people":["cli:${expert.user}"]}.`,
       );
     case 'no_gap':
-      throw new CandorError('input_invalid', `There is no gap ${gapId}. List them with: candor report gaps`);
+      throw new CandorError('not_found', `There is no gap ${gapId}. List them with: candor report gaps`);
   }
 }
 

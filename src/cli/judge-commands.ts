@@ -25,17 +25,17 @@ export async function judgeCommand(app: CommandServices, args: ReviewArgs, out: 
     );
     return 0;
   }
-  if (sub !== 'add') throw new CandorError('input_invalid', 'judge supports: add, list');
+  if (sub !== 'add') throw new CandorError('option_invalid', 'judge supports: add, list');
   const { name, task, criteria, outcomes, model } = args.values;
   if (!name || !task || !criteria)
     throw new CandorError(
-      'input_invalid',
+      'option_invalid',
       'Usage: candor judge add --name NAME --task TASK --criteria TEXT|@FILE [--outcomes a,b] [--model M]',
     );
   const judgeModel = model ?? app.llm?.judgeModel;
   if (!judgeModel)
     throw new CandorError(
-      'input_invalid',
+      'llm_not_configured',
       'judge add needs a model: give --model MODEL, or configure a model (OPENAI_API_KEY, OPENAI_BASE_URL or AZURE_OPENAI_*; CANDOR_JUDGE_MODEL names the judge model).',
     );
   const defaults = app.config.review.tasks.find((t) => t.id === task);

@@ -43,7 +43,7 @@ export async function kbFactsCommand(app: CommandServices, args: KbFactsArgs, ou
   const { values } = args;
   if (sub === 'facts') {
     if (values.source !== undefined && values.source !== 'expert')
-      throw new CandorError('input_invalid', `kb facts lists expert answers only (--source expert). ${USAGE}`);
+      throw new CandorError('option_invalid', `kb facts lists expert answers only (--source expert). ${USAGE}`);
     const kb = values.kb ?? app.config.kb.defaultName;
     const list = await listExpertFacts(app.store.db, {
       kb,
@@ -54,12 +54,12 @@ export async function kbFactsCommand(app: CommandServices, args: KbFactsArgs, ou
     out(values.json ? JSON.stringify({ kb, source: EXPERT_SOURCE_PREFIX, facts: list }) : formatFacts(kb, list, values.all === true));
     return 0;
   }
-  if (sub !== 'retire' && sub !== 'confirm') throw new CandorError('input_invalid', `kb supports: facts, retire, confirm. ${USAGE}`);
+  if (sub !== 'retire' && sub !== 'confirm') throw new CandorError('option_invalid', `kb supports: facts, retire, confirm. ${USAGE}`);
   const factId = Number(idText);
   if (!idText || !Number.isSafeInteger(factId) || factId < 1)
-    throw new CandorError('input_invalid', `FACT_ID must be a fact's number (see candor kb facts --source expert). ${USAGE}`);
+    throw new CandorError('option_invalid', `FACT_ID must be a fact's number (see candor kb facts --source expert). ${USAGE}`);
   const name = values.as?.trim();
-  if (name !== undefined && !/^\S{1,64}$/.test(name)) throw new CandorError('input_invalid', '--as NAME: your name, one word');
+  if (name !== undefined && !/^\S{1,64}$/.test(name)) throw new CandorError('option_invalid', '--as NAME: your name, one word');
   if (sub === 'retire') {
     const by = name ? `cli:${name}` : 'cli';
     const retired = await retireFact(app.store.db, factId, by);
@@ -70,17 +70,17 @@ export async function kbFactsCommand(app: CommandServices, args: KbFactsArgs, ou
     );
     return 0;
   }
-  if (!name) throw new CandorError('input_invalid', `kb confirm needs --as NAME (listed as cli:NAME in CANDOR_EXPERTS). ${USAGE}`);
+  if (!name) throw new CandorError('option_invalid', `kb confirm needs --as NAME (listed as cli:NAME in CANDOR_EXPERTS). ${USAGE}`);
   const [fact] = await app.store.db
     .select({ kb: knowledgeBases.name })
     .from(facts)
     .innerJoin(knowledgeBases, eq(knowledgeBases.id, facts.kbId))
     .where(eq(facts.id, factId));
-  if (!fact) throw new CandorError('input_invalid', `There is no fact ${factId}. List them with: candor kb facts --source expert`);
+  if (!fact) throw new CandorError('not_found', `There is no fact ${factId}. List them with: candor kb facts --source expert`);
   const entry = app.config.experts.kbs.find((e) => e.kb === fact.kb);
   if (!entry || !isListedExpert(entry.people, 'cli', name))
     throw new CandorError(
-      'input_invalid',
+      'not_permitted',
       `"${name}" is not an expert of knowledge base "${fact.kb}": CANDOR_EXPERTS does not list "cli:${name}" among its people; ask whoever runs Candor to add it.`,
     );
   const edited = values.text !== undefined;

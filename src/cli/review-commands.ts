@@ -68,10 +68,7 @@ export async function reviewCommand(app: CommandServices, args: ReviewArgs, out:
       const id = Number(rest[0]);
       const [item] = Number.isInteger(id) ? await loadReviewItems(app.store.db, [id]) : [];
       if (!item)
-        throw new CandorError(
-          'input_invalid',
-          `There is no review sample ${rest[0] ?? '(none given)'}. List them with: candor review sample`,
-        );
+        throw new CandorError('not_found', `There is no review sample ${rest[0] ?? '(none given)'}. List them with: candor review sample`);
       if (args.values.json) return (out(JSON.stringify(item)), 0);
       const tasks = review.tasks.filter((t) => tasksFor(item.decision).some((a) => a.id === t.id));
       out(
@@ -91,21 +88,21 @@ export async function reviewCommand(app: CommandServices, args: ReviewArgs, out:
       const [idText, task, value] = rest;
       const name = args.values.as;
       if (!idText || !task || !value || !name)
-        throw new CandorError('input_invalid', 'Usage: candor review label SAMPLE_ID TASK LABEL --as NAME [--remove]');
+        throw new CandorError('option_invalid', 'Usage: candor review label SAMPLE_ID TASK LABEL --as NAME [--remove]');
       if (!isReviewer(review.reviewers, 'cli', name)) {
         throw new CandorError(
-          'input_invalid',
+          'not_permitted',
           review.reviewers.length === 0
             ? `No reviewers are configured, so no label counts; ask whoever runs Candor to set CANDOR_REVIEWERS=cli:${name}.`
             : `"${name}" is not a configured reviewer (CANDOR_REVIEWERS); ask whoever runs Candor to add cli:${name}.`,
         );
       }
       const label = parseLabel(value, task, review.tasks);
-      if (!label.ok) throw new CandorError('input_invalid', label.message);
+      if (!label.ok) throw new CandorError('option_invalid', label.message);
       const [item] = await loadReviewItems(app.store.db, [Number(idText)]);
-      if (!item) throw new CandorError('input_invalid', `There is no review sample ${idText}.`);
+      if (!item) throw new CandorError('not_found', `There is no review sample ${idText}.`);
       if (!tasksFor(item.decision).some((t) => t.id === label.task))
-        throw new CandorError('input_invalid', `${label.task} applies to answered items only; sample ${idText} was a refusal.`);
+        throw new CandorError('conflict', `${label.task} applies to answered items only; sample ${idText} was a refusal.`);
       const change = { sampleId: item.sampleId, task: label.task, annotator: `cli:${name}`, value: label.value, via: 'terminal' as const };
       const outcome = args.values.remove ? await removeLabel(app.store.db, change) : await setLabel(app.store.db, change);
       out(
@@ -119,7 +116,7 @@ export async function reviewCommand(app: CommandServices, args: ReviewArgs, out:
       const [file] = rest;
       const { annotator, task } = args.values;
       if (!file || !annotator || !task)
-        throw new CandorError('input_invalid', 'Usage: candor review import --annotator NAME --task abstention|factuality FILE');
+        throw new CandorError('option_invalid', 'Usage: candor review import --annotator NAME --task abstention|factuality FILE');
       const summary = await importLabels(app.store.db, { annotator, task: task as 'abstention', file });
       out(
         args.values.json
@@ -133,7 +130,7 @@ export async function reviewCommand(app: CommandServices, args: ReviewArgs, out:
     }
     default:
       throw new CandorError(
-        'input_invalid',
+        'option_invalid',
         'review supports: sample, show ID, label ID TASK LABEL --as NAME, import --annotator NAME --task T FILE',
       );
   }
@@ -141,12 +138,12 @@ export async function reviewCommand(app: CommandServices, args: ReviewArgs, out:
 
 /** `candor report agreement [--task T] [--json] [--run]`. */
 export async function reportCommand(app: CommandServices, args: ReviewArgs, out: Out): Promise<number> {
-  if (args.positionals[1] !== 'agreement') throw new CandorError('input_invalid', 'report supports: agreement, gaps');
+  if (args.positionals[1] !== 'agreement') throw new CandorError('option_invalid', 'report supports: agreement, gaps');
   let stored: (AgreementReport & { runKey?: string; createdAt?: string }) | null;
   if (args.values.run) {
     const run = await runAgreementReport(agreementDeps(app), `manual:${new Date().toISOString()}`);
     if (run.status === 'busy')
-      throw new CandorError('input_invalid', 'Another agreement report is running now; try again when it has finished.');
+      throw new CandorError('busy', 'Another agreement report is running now; try again when it has finished.', { retryable: true });
     stored = run.report;
   } else {
     stored = await findReport(app.store);

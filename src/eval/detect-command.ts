@@ -21,7 +21,7 @@ export function evalDetect(file: string, json: boolean, out: (text: string) => v
     return { id: value.id, question: value.question, response: value.response, ...(label ? { label } : {}) };
   });
   if (problems.length > 0)
-    throw new CandorError('input_invalid', `${file}: ${problems.length} bad lines:\n  ${problems.slice(0, 10).join('\n  ')}`);
+    throw new CandorError('file_malformed', `${file}: ${problems.length} bad lines:\n  ${problems.slice(0, 10).join('\n  ')}`);
   const report = detectReport(inputs);
   out(json ? JSON.stringify(report) : formatDetectReport(report));
   return 0;

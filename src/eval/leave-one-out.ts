@@ -106,10 +106,7 @@ export async function runLeaveOneOut(
   const index = await deps.indexes.get(kb);
   const { unknown } = index.resolveExternalIds(questions.flatMap(factIdsOf));
   if (unknown.length > 0) {
-    throw new CandorError(
-      'input_invalid',
-      `${unknown.length} factIds are not in knowledge base "${kb}": ${unknown.slice(0, 5).join(', ')}`,
-    );
+    throw new CandorError('not_found', `${unknown.length} factIds are not in knowledge base "${kb}": ${unknown.slice(0, 5).join(', ')}`);
   }
   const items: LooItem[] = [];
   for (const [i, q] of questions.entries()) {

@@ -23,7 +23,7 @@ export function extendLooReport(
         renderLooMarkdown(options.kb, options.questionsFile, report, categories) + (options.markdownAppendix ?? ''),
       );
     } catch (cause) {
-      throw new CandorError('file_unreadable', `Cannot write the Markdown summary to ${options.markdown}: ${(cause as Error).message}`, {
+      throw new CandorError('file_unwritable', `Cannot write the Markdown summary to ${options.markdown}: ${(cause as Error).message}`, {
         cause,
       });
     }

@@ -77,7 +77,7 @@ export async function retireFact(db: Db, factId: number, by: string): Promise<{ 
       .where(eq(facts.id, factId));
     if (!row) throw new CandorError('not_found', `There is no fact ${factId}.`, { status: 404 });
     if (row.retired !== null)
-      throw new CandorError('input_invalid', `Fact ${factId} was already retired (in version ${row.retired}).`, { status: 409 });
+      throw new CandorError('conflict', `Fact ${factId} was already retired (in version ${row.retired}).`, { status: 409 });
     const kb = await ensureKb(t, row.kb);
     const version = kb.currentVersion + 1;
     await t.update(facts).set({ retiredInVersion: version }).where(eq(facts.id, factId));
@@ -107,11 +107,10 @@ export async function reviseExpertFact(
       .where(eq(facts.id, factId));
     if (!old) throw new CandorError('not_found', `There is no fact ${factId}.`, { status: 404 });
     if (!old.source.startsWith(EXPERT_SOURCE_PREFIX))
-      throw new CandorError('input_invalid', `Fact ${factId} comes from a document; change the document and ingest it again.`, {
+      throw new CandorError('conflict', `Fact ${factId} comes from a document; change the document and ingest it again.`, {
         status: 409,
       });
-    if (old.retired !== null)
-      throw new CandorError('input_invalid', `Fact ${factId} was retired (in version ${old.retired}).`, { status: 409 });
+    if (old.retired !== null) throw new CandorError('conflict', `Fact ${factId} was retired (in version ${old.retired}).`, { status: 409 });
     const added = await addExpertFact(t, {
       kb: old.kb,
       text: change.text ?? old.text,

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { z } from 'zod';
 
-import { CandorError } from '../kernel/errors.js';
+import { CandorError, fileReadError } from '../kernel/errors.js';
 
 export interface JsonlOptions {
   /** What one line should look like, for the error message (e.g. `{"id","question","response"}`). */
@@ -31,16 +31,16 @@ export function readJsonl<T>(path: string, schema: z.ZodType<T>, options: JsonlO
     const size = statSync(path).size;
     if (size > maxBytes)
       throw new CandorError(
-        'input_invalid',
+        'file_too_large',
         `${path} is ${Math.round(size / 1024 / 1024)} MiB; the limit is ${Math.round(maxBytes / 1024 / 1024)} MiB. Split it into smaller files.`,
       );
     text = readFileSync(path, 'utf8');
   } catch (cause) {
     if (cause instanceof CandorError) throw cause;
-    throw new CandorError('file_unreadable', `Cannot read ${path}: ${(cause as Error).message}`, { cause });
+    throw fileReadError(path, cause);
   }
   if (text.includes('\u0000'))
-    throw new CandorError('input_invalid', `${path} is not a text file (it holds NUL bytes); expected JSON Lines: ${options.expected}`);
+    throw new CandorError('file_malformed', `${path} is not a text file (it holds NUL bytes); expected JSON Lines: ${options.expected}`);
   const problems: string[] = [];
   const rows: JsonlRow<T>[] = [];
   text
@@ -62,11 +62,11 @@ export function readJsonl<T>(path: string, schema: z.ZodType<T>, options: JsonlO
   if (problems.length > 0) {
     const more = problems.length > 10 ? `\n  … and ${problems.length - 10} more` : '';
     throw new CandorError(
-      'input_invalid',
+      'file_malformed',
       `${path} has ${problems.length} bad line${problems.length === 1 ? '' : 's'} (expected ${options.expected}):\n  ${problems.slice(0, 10).join('\n  ')}${more}`,
     );
   }
   if (rows.length === 0 && !options.allowEmpty)
-    throw new CandorError('input_invalid', `${path} holds no rows (expected JSON Lines: ${options.expected}).`);
+    throw new CandorError('file_malformed', `${path} holds no rows (expected JSON Lines: ${options.expected}).`);
   return rows;
 }

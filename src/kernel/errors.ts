@@ -1,20 +1,39 @@
-/** Stable error codes; callers switch on `code`, people read `message`. */
-export type ErrorCode =
-  | 'config_invalid'
-  | 'store_unavailable'
-  | 'store_locked'
-  | 'port_in_use'
-  | 'port_unavailable'
-  | 'kb_not_found'
-  | 'kb_warming'
-  | 'not_found'
-  | 'kb_empty'
-  | 'input_invalid'
-  | 'file_unreadable'
-  | 'llm_unavailable'
-  | 'llm_invalid_output';
+/**
+ * Stable error codes; callers switch on `code`, people read `message`. Each is specific enough to act on
+ * (fix a file, a flag, a setting; ask to be listed; come back later) and is in the table of
+ * docs/commands.md#errors with its HTTP status and what to do (a test keeps the two the same).
+ */
+export const ERROR_CODES = [
+  'config_invalid',
+  'llm_not_configured',
+  'store_unavailable',
+  'store_locked',
+  'port_in_use',
+  'port_unavailable',
+  'kb_not_found',
+  'kb_warming',
+  'kb_empty',
+  'not_found',
+  'not_permitted',
+  'conflict',
+  'busy',
+  'input_invalid',
+  'option_invalid',
+  'file_not_found',
+  'file_unreadable',
+  'file_too_large',
+  'file_malformed',
+  'file_unwritable',
+  'too_little_data',
+  'llm_unavailable',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
-/** The one base error: a stable code, an HTTP status where it applies, and the cause kept. */
+/**
+ * The one base error: a stable code, an HTTP status where it applies, and the cause kept. `retryable`: the same
+ * request may succeed later unchanged (a KB still loading, a store reopening, a job already running); the HTTP API
+ * answers it with 503 and Retry-After, the inbox tries the question again, `--json` tells a script.
+ */
 export class CandorError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
@@ -27,6 +46,13 @@ export class CandorError extends Error {
     this.status = options.status ?? 500;
     this.retryable = options.retryable ?? false;
   }
+}
+
+/** A file that could not be read: missing (file_not_found) or there but not readable (file_unreadable). */
+export function fileReadError(path: string, cause: unknown): CandorError {
+  const errno = (cause as NodeJS.ErrnoException).code;
+  const code = errno === 'ENOENT' || errno === 'ENOTDIR' ? 'file_not_found' : 'file_unreadable';
+  return new CandorError(code, `Cannot read ${path}: ${(cause as Error).message}`, { cause });
 }
 
 /**

@@ -45,12 +45,12 @@ const NAME = /^[a-z0-9][a-z0-9_.-]{0,63}$/i;
 export async function importLabels(db: Db, options: ImportOptions): Promise<ImportSummary> {
   if (!NAME.test(options.annotator))
     throw new CandorError(
-      'input_invalid',
+      'option_invalid',
       `--annotator "${options.annotator}": use letters, digits, _ . - (up to 64), e.g. policybench-gpt41`,
     );
   const task = reviewTask(options.task);
   if (!task || (task.id !== 'abstention' && task.id !== 'factuality'))
-    throw new CandorError('input_invalid', `--task must be abstention or factuality (got "${options.task}")`);
+    throw new CandorError('option_invalid', `--task must be abstention or factuality (got "${options.task}")`);
   const annotator = `import:${options.annotator}`;
   const rows = readJsonl(options.file, responseRowSchema(task.id), { expected: RESPONSES_FORMAT });
 
@@ -68,25 +68,8 @@ export async function importLabels(db: Db, options: ImportOptions): Promise<Impo
     db,
     planned.map((p) => p.row.id),
   );
-  for (const p of planned) {
-    const before = existing.get(p.row.id);
-    if (!before) continue;
-    if (before.question !== p.row.question || (before.answer ?? '') !== p.row.response) {
-      problems.push(
-        `line ${p.line}: id "${p.row.id}" was imported before with a different question or reply; give this file's rows their own ids (e.g. a prefix)`,
-      );
-    } else if (before.expected && p.expected && before.expected !== p.expected) {
-      problems.push(
-        `line ${p.line}: id "${p.row.id}" was imported before as ${before.expected === 'abstain' ? 'unanswerable' : 'answerable'}`,
-      );
-    }
-  }
-  if (problems.length > 0) {
-    throw new CandorError(
-      'input_invalid',
-      `${options.file}: ${problems.length} bad line${problems.length === 1 ? '' : 's'}, nothing imported:\n  ${problems.slice(0, 10).join('\n  ')}${problems.length > 10 ? `\n  … and ${problems.length - 10} more` : ''}`,
-    );
-  }
+  problems.push(...againstEarlierImports(planned, existing));
+  if (problems.length > 0) throw badLines(options.file, problems);
 
   return db.transaction(async (txAny) => {
     const tx = txAny as unknown as Db;
@@ -107,15 +90,7 @@ export async function importLabels(db: Db, options: ImportOptions): Promise<Impo
       planned.map((p) => p.row.id),
     );
     const interactionIds = planned.map((p) => (ids.get(p.row.id) as { id: number }).id);
-    for (let i = 0; i < interactionIds.length; i += 500) {
-      await tx
-        .insert(reviewSamples)
-        .values(
-          interactionIds.slice(i, i + 500).map((interactionId) => ({ interactionId, stratum: IMPORT_CHANNEL, postedTo: IMPORT_CHANNEL })),
-        )
-        .onConflictDoNothing();
-    }
-    const samples = await sampleIds(tx, interactionIds);
+    const samples = await importedSamples(tx, interactionIds);
     const changes: LabelChange[] = planned.flatMap((p, i) =>
       p.label?.kind === 'label'
         ? [
@@ -141,6 +116,36 @@ export async function importLabels(db: Db, options: ImportOptions): Promise<Impo
       unlabelled: planned.filter((p) => p.label === null).length,
     };
   });
+}
+
+type Planned = { readonly line: number; readonly row: ResponseRow; readonly expected: 'answer' | 'abstain' | null };
+type Imported = Awaited<ReturnType<typeof findImported>>;
+
+/** Rows whose id was imported before with another question or reply, or as the other kind: one problem each. */
+function againstEarlierImports(planned: readonly Planned[], existing: Imported): string[] {
+  const problems: string[] = [];
+  for (const p of planned) {
+    const before = existing.get(p.row.id);
+    if (!before) continue;
+    if (before.question !== p.row.question || (before.answer ?? '') !== p.row.response) {
+      problems.push(
+        `line ${p.line}: id "${p.row.id}" was imported before with a different question or reply; give this file's rows their own ids (e.g. a prefix)`,
+      );
+    } else if (before.expected && p.expected && before.expected !== p.expected) {
+      problems.push(
+        `line ${p.line}: id "${p.row.id}" was imported before as ${before.expected === 'abstain' ? 'unanswerable' : 'answerable'}`,
+      );
+    }
+  }
+  return problems;
+}
+
+/** The file's bad lines (up to ten named): nothing is imported. */
+function badLines(file: string, problems: readonly string[]): CandorError {
+  return new CandorError(
+    'file_malformed',
+    `${file}: ${problems.length} bad line${problems.length === 1 ? '' : 's'}, nothing imported:\n  ${problems.slice(0, 10).join('\n  ')}${problems.length > 10 ? `\n  … and ${problems.length - 10} more` : ''}`,
+  );
 }
 
 function toInteraction(row: ResponseRow, expected: 'answer' | 'abstain' | null) {
@@ -170,6 +175,19 @@ async function findImported(db: Db, ids: readonly string[]) {
     for (const r of rows) out.set(r.eventId as string, r);
   }
   return out;
+}
+
+/** Each imported interaction's review sample (made when missing), by interaction id. */
+async function importedSamples(tx: Db, interactionIds: readonly number[]): Promise<Map<number, number>> {
+  for (let i = 0; i < interactionIds.length; i += 500) {
+    await tx
+      .insert(reviewSamples)
+      .values(
+        interactionIds.slice(i, i + 500).map((interactionId) => ({ interactionId, stratum: IMPORT_CHANNEL, postedTo: IMPORT_CHANNEL })),
+      )
+      .onConflictDoNothing();
+  }
+  return sampleIds(tx, interactionIds);
 }
 
 async function sampleIds(db: Db, interactionIds: readonly number[]): Promise<Map<number, number>> {

@@ -171,8 +171,8 @@ async function decide(deps: AnswerOnceDeps, question: QueuedQuestion, problem: s
     );
     return { reply: { kind: 'decision', decision }, failed: false };
   } catch (error) {
-    // A KB still loading: the inbox tries the question again shortly (the last try says "can't answer now").
-    if (error instanceof CandorError && error.code === 'kb_warming') throw error;
+    // Worth another try (a KB still loading): the inbox tries the question again shortly (the last try says "can't answer now").
+    if (error instanceof CandorError && error.retryable) throw error;
     if (error instanceof CandorError && error.code === 'kb_not_found') {
       deps.log('warn', 'ask refused: knowledge base missing', { channel: question.channel, error: error.message });
       return { reply: { kind: 'problem', message: NO_KB }, failed: true };

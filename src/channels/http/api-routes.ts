@@ -35,8 +35,8 @@ export interface ApiDeps {
 
 const HEALTH_TIMEOUT_MS = 1_000;
 
-/** When a client should ask again about a KB whose index is still being built. */
-const WARMING_RETRY_SECONDS = 5;
+/** When a client should ask again after a retryable error (a KB whose index is still being built). */
+const RETRY_AFTER_SECONDS = 5;
 
 export type Route = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 
@@ -70,8 +70,9 @@ export function apiRoutes(deps: ApiDeps): Route {
     try {
       decision = await deps.ask({ question: body.data.question, kb: body.data.kb, channel: 'http' });
     } catch (error) {
-      if (!(error instanceof CandorError && error.code === 'kb_warming')) throw error;
-      res.setHeader('retry-after', String(WARMING_RETRY_SECONDS));
+      // Worth another try unchanged (a KB still loading): 503 with Retry-After, so the client comes back.
+      if (!(error instanceof CandorError && error.retryable)) throw error;
+      res.setHeader('retry-after', String(RETRY_AFTER_SECONDS));
       sendJson(res, 503, { error: { code: error.code, message: error.message } });
       return true;
     }

@@ -12,6 +12,7 @@ import {
 } from '../../core/calibrate/threshold-sweep.js';
 import { renderTradeoffSvg } from '../../core/calibrate/tradeoff-svg.js';
 import { modelRef } from '../../core/gate/answerability-model.js';
+import type { KnowledgeIndex } from '../../kb/knowledge-index.js';
 import { CandorError } from '../../kernel/errors.js';
 import { readLooQuestions } from '../leave-one-out.js';
 import { pointsFromQuestions } from './calibration-points.js';
@@ -70,7 +71,7 @@ export async function evalCalibrate(
   const target = parseTarget(args.targetAbstention);
   if (Boolean(args.questions) === args.fromLabels) {
     throw new CandorError(
-      'input_invalid',
+      'option_invalid',
       'eval calibrate needs either --questions FILE (the eval loo format) or --from-labels (reviewer labels on the abstention task). ' +
         "Probes made from the KB's own facts were tried and moved real-question results the wrong way (see docs/evaluation.md), so there is no mode without either.",
       { status: 400 },
@@ -78,33 +79,14 @@ export async function evalCalibrate(
   }
   const index = await app.indexes.get(args.kb);
   const model = GATE_MODEL;
-  let points: CalibrationPoint[];
-  if (args.questions) {
-    const questions = readLooQuestions(args.questions);
-    const { unknown } = index.resolveExternalIds(questions.flatMap((q) => [...(q.factId ? [q.factId] : []), ...(q.factIds ?? [])]));
-    if (unknown.length > 0)
-      throw new CandorError(
-        'input_invalid',
-        `${unknown.length} factIds are not in knowledge base "${args.kb}": ${unknown.slice(0, 5).join(', ')}`,
-      );
-    points = pointsFromQuestions(index, questions, {
-      config: app.config,
-      model,
-      onProgress: (done, total) => (done % 50 === 0 || done === total ? progress(`scored ${done}/${total} questions`) : undefined),
-    });
-  } else {
-    const labelled = await pointsFromLabels(app.store.db, index.kbId, modelRef(model));
-    if (labelled.skipped > 0)
-      progress(`${labelled.skipped} labelled interactions were scored by another model or before scores were stored; left out`);
-    points = labelled.points;
-  }
+  const points = await calibrationPoints(app, args, index, progress);
   const n = {
     answerable: points.filter((p) => p.kind === 'answerable').length,
     refusable: points.filter((p) => p.kind === 'refusable').length,
   };
   if (n.answerable < MIN_EACH || n.refusable < MIN_EACH) {
     throw new CandorError(
-      'input_invalid',
+      'too_little_data',
       `Too little to calibrate on: ${n.answerable} items that should be answered and ${n.refusable} that should be refused; at least ${MIN_EACH} of each are needed.`,
     );
   }
@@ -159,11 +141,38 @@ export async function evalCalibrate(
   return 0;
 }
 
+/** The scored items to sweep: the questions file's (every fact it names must be in the KB), or the reviewers' labels. */
+async function calibrationPoints(
+  app: CommandServices,
+  args: CalibrateArgs,
+  index: KnowledgeIndex,
+  progress: (message: string) => void,
+): Promise<CalibrationPoint[]> {
+  if (args.questions) {
+    const questions = readLooQuestions(args.questions);
+    const { unknown } = index.resolveExternalIds(questions.flatMap((q) => [...(q.factId ? [q.factId] : []), ...(q.factIds ?? [])]));
+    if (unknown.length > 0)
+      throw new CandorError(
+        'not_found',
+        `${unknown.length} factIds are not in knowledge base "${args.kb}": ${unknown.slice(0, 5).join(', ')}`,
+      );
+    return pointsFromQuestions(index, questions, {
+      config: app.config,
+      model: GATE_MODEL,
+      onProgress: (done, total) => (done % 50 === 0 || done === total ? progress(`scored ${done}/${total} questions`) : undefined),
+    });
+  }
+  const labelled = await pointsFromLabels(app.store.db, index.kbId, modelRef(GATE_MODEL));
+  if (labelled.skipped > 0)
+    progress(`${labelled.skipped} labelled interactions were scored by another model or before scores were stored; left out`);
+  return labelled.points;
+}
+
 function parseTarget(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_TARGET;
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0 || value >= 1) {
-    throw new CandorError('input_invalid', `--target-abstention must be a share between 0 and 1 (exclusive), e.g. 0.75; got "${raw}"`, {
+    throw new CandorError('option_invalid', `--target-abstention must be a share between 0 and 1 (exclusive), e.g. 0.75; got "${raw}"`, {
       status: 400,
     });
   }

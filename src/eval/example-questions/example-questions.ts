@@ -44,6 +44,6 @@ export function readExampleQuestions(path: string): ExampleQuestion[] {
     if (first === undefined) seen.set(row.value.id, row.line);
     else repeated.push(`line ${row.line}: id "${row.value.id}" is already on line ${first}`);
   }
-  if (repeated.length > 0) throw new CandorError('input_invalid', `${path} repeats ids:\n  ${repeated.join('\n  ')}`);
+  if (repeated.length > 0) throw new CandorError('file_malformed', `${path} repeats ids:\n  ${repeated.join('\n  ')}`);
   return rows.map((row) => row.value);
 }

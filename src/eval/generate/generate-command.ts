@@ -6,7 +6,8 @@ import { DONT_KNOW_CATEGORY_IDS, isDontKnowCategory, type DontKnowCategory } fro
 import { CandorError } from '../../kernel/errors.js';
 import { embedTexts } from '../../llm/embed.js';
 import { GENERATION_PROMPTS } from '../../llm/generate-questions.js';
-import { generateCandidates, type Candidate } from './generate-questions.js';
+import type { Llm } from '../../llm/llm-client.js';
+import { generateCandidates, type Candidate, type Generation } from './generate-questions.js';
 
 /** The services these commands use. */
 type CommandServices = Pick<Services, 'llm' | 'store' | 'config'>;
@@ -44,14 +45,14 @@ export async function evalGenerate(
   print: (text: string) => void,
   progress: (text: string) => void,
 ): Promise<number> {
-  if (!args.kb) throw new CandorError('input_invalid', 'eval generate needs --kb NAME');
+  if (!args.kb) throw new CandorError('option_invalid', 'eval generate needs --kb NAME');
   const perFact = count(args.perFact, 1, '--per-fact', 10);
   const perCategory = count(args.perCategory, 5, '--per-category', 50);
   const categories = parseCategories(args.categories);
   const llm = app.llm;
   if (!llm)
     throw new CandorError(
-      'input_invalid',
+      'llm_not_configured',
       'eval generate needs a model to write questions: set OPENAI_API_KEY, OPENAI_BASE_URL (Ollama, vLLM) or AZURE_OPENAI_* (see docs/llm.md).',
     );
   const cachePath = args.out ? `${args.out}.cache.jsonl` : null;
@@ -63,33 +64,10 @@ export async function evalGenerate(
     cachePath,
     onProgress: progress,
   });
-  if (generation.failed.length > 0) {
-    const first = generation.failed
-      .slice(0, 5)
-      .map((f) => `${f.item}: ${f.error}`)
-      .join('\n  ');
-    const resume = cachePath
-      ? `The rest is kept in ${cachePath}: run the same command again to resume.`
-      : 'Nothing was kept: use --out FILE so that a re-run resumes.';
-    throw new CandorError(
-      'llm_unavailable',
-      `${generation.failed.length} of ${generation.facts + categories.length} facts and categories could not be generated:\n  ${first}\n${resume}`,
-    );
-  }
+  if (generation.failed.length > 0) throw generationFailed(generation, categories.length, cachePath);
 
   const texts = generation.candidates.map((c) => c.question);
-  let embeddings: Float32Array[] | undefined;
-  let semanticNote = '';
-  if (llm.embeddingModel && texts.length > 0) {
-    try {
-      embeddings = [];
-      for (let i = 0; i < texts.length; i += 64) embeddings.push(...(await embedTexts(llm, texts.slice(i, i + 64))));
-    } catch (error) {
-      embeddings = undefined;
-      semanticNote = `embedding the questions failed (${(error as Error).message}); the semantic filter used the lexical stand-in`;
-      progress(semanticNote);
-    }
-  }
+  const { embeddings, semanticNote } = await embedQuestions(llm, texts, progress);
   const { generate } = app.config;
   const filtered = diversityFilter(texts, {
     keywordThreshold: generate.keywordSimilarity,
@@ -151,6 +129,41 @@ function toLines(candidates: readonly Candidate[], kept: readonly number[]): Que
   });
 }
 
+/** Some facts or categories got no questions (the model failed): what failed, and how a re-run resumes. */
+function generationFailed(generation: Generation, categories: number, cachePath: string | null): CandorError {
+  const first = generation.failed
+    .slice(0, 5)
+    .map((f) => `${f.item}: ${f.error}`)
+    .join('\n  ');
+  const resume = cachePath
+    ? `The rest is kept in ${cachePath}: run the same command again to resume.`
+    : 'Nothing was kept: use --out FILE so that a re-run resumes.';
+  // Retryable: a re-run asks the model again, for what is missing only when --out keeps the rest.
+  return new CandorError(
+    'llm_unavailable',
+    `${generation.failed.length} of ${generation.facts + categories} facts and categories could not be generated:\n  ${first}\n${resume}`,
+    { retryable: true },
+  );
+}
+
+/** The questions' embeddings for the semantic filter, when the model has an embedding model; a failure falls back to the lexical stand-in. */
+async function embedQuestions(
+  llm: Llm,
+  texts: readonly string[],
+  progress: (text: string) => void,
+): Promise<{ embeddings: Float32Array[] | undefined; semanticNote: string }> {
+  if (!llm.embeddingModel || texts.length === 0) return { embeddings: undefined, semanticNote: '' };
+  try {
+    const embeddings: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i += 64) embeddings.push(...(await embedTexts(llm, texts.slice(i, i + 64))));
+    return { embeddings, semanticNote: '' };
+  } catch (error) {
+    const semanticNote = `embedding the questions failed (${(error as Error).message}); the semantic filter used the lexical stand-in`;
+    progress(semanticNote);
+    return { embeddings: undefined, semanticNote };
+  }
+}
+
 function parseCategories(raw: string | undefined): DontKnowCategory[] {
   if (raw === undefined || raw === 'all') return [...DONT_KNOW_CATEGORY_IDS];
   if (raw === 'none' || raw === '') return [];
@@ -161,7 +174,7 @@ function parseCategories(raw: string | undefined): DontKnowCategory[] {
   const unknown = names.filter((n) => !isDontKnowCategory(n));
   if (unknown.length > 0)
     throw new CandorError(
-      'input_invalid',
+      'option_invalid',
       `--categories: unknown ${unknown.join(', ')}; choose from ${DONT_KNOW_CATEGORY_IDS.join(', ')}, or all / none`,
     );
   return [...new Set(names)] as DontKnowCategory[];
@@ -171,7 +184,7 @@ function count(raw: string | undefined, fallback: number, flag: string, max: num
   if (raw === undefined) return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > max)
-    throw new CandorError('input_invalid', `${flag} must be a whole number from 1 to ${max} (got "${raw}")`);
+    throw new CandorError('option_invalid', `${flag} must be a whole number from 1 to ${max} (got "${raw}")`);
   return n;
 }
 

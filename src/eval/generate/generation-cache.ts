@@ -42,7 +42,7 @@ export class GenerationCache {
       const entry = parse(line);
       if (!entry)
         throw new CandorError(
-          'input_invalid',
+          'file_malformed',
           `${path} line ${i + 1} is not a generation record; it is Candor's resume file for this output: fix or delete it to start over.`,
         );
       this.entries.set(entry.key, entry);

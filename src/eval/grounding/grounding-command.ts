@@ -38,7 +38,7 @@ export async function evalGrounding(
     try {
       writeFileSync(args.markdown, renderGroundingMarkdown(args.responses, report));
     } catch (cause) {
-      throw new CandorError('file_unreadable', `Cannot write the Markdown report to ${args.markdown}: ${(cause as Error).message}`, {
+      throw new CandorError('file_unwritable', `Cannot write the Markdown report to ${args.markdown}: ${(cause as Error).message}`, {
         cause,
       });
     }

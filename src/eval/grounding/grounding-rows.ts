@@ -34,6 +34,6 @@ export function readGroundingRows(path: string): { line: number; value: Groundin
     else seen.set(value.id, line);
   }
   if (problems.length > 0)
-    throw new CandorError('input_invalid', `${path}: ${problems.length} bad lines:\n  ${problems.slice(0, 10).join('\n  ')}`);
+    throw new CandorError('file_malformed', `${path}: ${problems.length} bad lines:\n  ${problems.slice(0, 10).join('\n  ')}`);
   return rows;
 }

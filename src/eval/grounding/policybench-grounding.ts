@@ -58,7 +58,7 @@ export function policyBenchGrounding(responsesPath: string, questionsPath: strin
   );
   const fact = (id: string, line: number) => {
     const q = questions.get(id);
-    if (!q) throw new CandorError('input_invalid', `${responsesPath} line ${line}: question "${id}" is not in ${questionsPath}`);
+    if (!q) throw new CandorError('not_found', `${responsesPath} line ${line}: question "${id}" is not in ${questionsPath}`);
     return q;
   };
   const lines: GroundingLine[] = [];

@@ -43,7 +43,7 @@ export async function addJudgeSpec(db: Db, input: JudgeSpecInput): Promise<Judge
   const parsed = JudgeSpecInput.safeParse(input);
   if (!parsed.success) {
     throw new CandorError(
-      'input_invalid',
+      'option_invalid',
       `Invalid judge spec: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
     );
   }

@@ -136,13 +136,14 @@ describe('HTTP API', () => {
     it('400 for a question over the length limit', async () => {
       const res = await post(JSON.stringify({ question: 'How many days of leave? '.repeat(10) }));
       expect(res.status).toBe(400);
-      expect((await errorOf(res)).message).toMatch(/limit is 200/);
+      expect(await errorOf(res)).toMatchObject({ code: 'input_invalid', message: expect.stringMatching(/limit is 200/) });
     });
 
     it('413 for a body over the limit (declared length)', async () => {
       const res = await post(JSON.stringify({ question: 'x'.repeat(MAX_BODY) }));
       expect(res.status).toBe(413);
       const error = await errorOf(res);
+      expect(error.code).toBe('input_invalid');
       expect(error.message).toContain(`${MAX_BODY} bytes`);
     });
 
@@ -178,7 +179,10 @@ describe('HTTP API', () => {
         body: JSON.stringify({ question: 'How many days of leave?' }),
       });
       expect(res.status).toBe(415);
-      expect((await errorOf(res)).message).toContain('Content-Type: application/json');
+      expect(await errorOf(res)).toMatchObject({
+        code: 'input_invalid',
+        message: expect.stringContaining('Content-Type: application/json'),
+      });
     });
 
     it('405 for GET /api/ask, with Allow: POST', async () => {
