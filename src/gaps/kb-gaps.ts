@@ -89,81 +89,12 @@ export async function kbGapReport(
   await syncGaps(db, index, options.now ? { now: options.now } : {});
   const until = options.now ?? new Date();
   const since = new Date(until.getTime() - options.days * 86_400_000);
-  const window = and(
-    eq(interactions.kbId, index.kbId),
-    eq(interactions.decision, 'abstain'),
-    ne(interactions.channel, 'eval'),
-    gte(interactions.createdAt, since),
-    lte(interactions.createdAt, until),
-  );
-  const rows = await db
-    .select({
-      id: interactions.id,
-      question: interactions.question,
-      reason: interactions.reason,
-      createdAt: interactions.createdAt,
-      userHash: interactions.userHash,
-      gapId: gapMembers.gapId,
-    })
-    .from(interactions)
-    .innerJoin(gapMembers, eq(gapMembers.interactionId, interactions.id))
-    // A gap's members are its refusals, and the answers an asker found not helpful and took to an expert.
-    .where(and(eq(interactions.kbId, index.kbId), gte(interactions.createdAt, since), lte(interactions.createdAt, until)))
-    .orderBy(sql`${interactions.id} desc`)
-    .limit(MAX_ROWS + 1);
-  const [failed] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(interactions)
-    .where(and(window, inArray(interactions.reason, [...FAILURE_REASONS])));
+  const rows = await windowRows(db, index.kbId, since, until);
+  const failures = await countFailures(db, index.kbId, since, until);
   const read = rows.slice(0, MAX_ROWS);
-  const gapIds = [...new Set(read.map((r) => r.gapId))];
-  const stored =
-    gapIds.length === 0
-      ? []
-      : await db
-          .select({
-            id: gaps.id,
-            question: gaps.question,
-            state: gaps.state,
-            factId: gaps.factId,
-            closedAt: gaps.closedAt,
-            closedBy: gaps.closedBy,
-            answer: facts.text,
-            by: facts.author,
-            at: facts.confirmedAt,
-            requests: sql<number>`(select count(*)::int from ${gapRequests} where ${gapRequests.gapId} = ${gaps.id})`,
-          })
-          .from(gaps)
-          .leftJoin(facts, eq(facts.id, gaps.factId))
-          .where(inArray(gaps.id, gapIds));
+  const stored = await storedGaps(db, [...new Set(read.map((r) => r.gapId))]);
   const termWeight = topicTermWeight(index);
-  const groups: GapReportGroup[] = stored.map((gap) => {
-    const mine = read.filter((r) => r.gapId === gap.id);
-    const distinct = distinctQuestions(mine);
-    // The gap's questions as one topic: its own words, weighted by the KB's IDF.
-    const [topic] = groupRefusals([...distinct.values()], { minSimilarity: -1, termWeight });
-    const { members: _members, ...group } = topic as NonNullable<typeof topic>;
-    return {
-      ...group,
-      id: gap.id,
-      state: gap.state as GapState,
-      factId: gap.factId,
-      answer: gap.answer === null ? null : { text: gap.answer, by: gap.by, at: gap.at ? new Date(gap.at).toISOString() : null },
-      question: gap.question,
-      askers: new Set(mine.flatMap((r) => (r.userHash === null ? [] : [r.userHash]))).size,
-      requests: Number(gap.requests),
-      firstAsked: mine.reduce((first, r) => {
-        const at = new Date(r.createdAt).toISOString();
-        return at < first ? at : first;
-      }, group.lastAsked),
-      closedBy: gap.closedBy,
-      closedAt: gap.closedAt ? new Date(gap.closedAt).toISOString() : null,
-    };
-  });
-  groups.sort(
-    (a, b) =>
-      b.count - a.count || b.questions - a.questions || (a.lastAsked < b.lastAsked ? 1 : a.lastAsked > b.lastAsked ? -1 : 0) || a.id - b.id,
-  );
+  const groups = stored.map((gap) => reportGroup(gap, read, termWeight)).sort(mostAskedFirst);
   const topics = topicsOf(read, groups, termWeight);
   const states = Object.fromEntries(GAP_STATES.map((s) => [s, groups.filter((g) => g.state === s).length])) as Record<GapState, number>;
   const answeredRefusals = groups.filter((g) => g.state === 'answered').reduce((sum, g) => sum + g.count, 0);
@@ -173,13 +104,107 @@ export async function kbGapReport(
     since: since.toISOString(),
     refusals: read.length,
     distinctQuestions: new Set(read.map((r) => questionKey(r.question))).size,
-    failures: Number(failed?.n ?? 0),
+    failures,
     truncated: rows.length > MAX_ROWS,
     states,
     answeredShare: read.length === 0 ? 0 : answeredRefusals / read.length,
     groups,
     topics,
   };
+}
+
+/** The window's gap members, newest first: one more than MAX_ROWS, to tell when the window held more. */
+function windowRows(db: Db, kbId: number, since: Date, until: Date): Promise<WindowRow[]> {
+  return (
+    db
+      .select({
+        id: interactions.id,
+        question: interactions.question,
+        reason: interactions.reason,
+        createdAt: interactions.createdAt,
+        userHash: interactions.userHash,
+        gapId: gapMembers.gapId,
+      })
+      .from(interactions)
+      .innerJoin(gapMembers, eq(gapMembers.interactionId, interactions.id))
+      // A gap's members are its refusals, and the answers an asker found not helpful and took to an expert.
+      .where(and(eq(interactions.kbId, kbId), gte(interactions.createdAt, since), lte(interactions.createdAt, until)))
+      .orderBy(sql`${interactions.id} desc`)
+      .limit(MAX_ROWS + 1)
+  );
+}
+
+/** Fail-closed refusals in the window (store or model down). */
+async function countFailures(db: Db, kbId: number, since: Date, until: Date): Promise<number> {
+  const [failed] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(interactions)
+    .where(
+      and(
+        eq(interactions.kbId, kbId),
+        eq(interactions.decision, 'abstain'),
+        ne(interactions.channel, 'eval'),
+        gte(interactions.createdAt, since),
+        lte(interactions.createdAt, until),
+        inArray(interactions.reason, [...FAILURE_REASONS]),
+      ),
+    );
+  return Number(failed?.n ?? 0);
+}
+
+type StoredGap = Awaited<ReturnType<typeof storedGaps>>[number];
+
+/** The gaps, with their answer's text and author and how many asked an expert. */
+async function storedGaps(db: Db, gapIds: readonly number[]) {
+  if (gapIds.length === 0) return [];
+  return db
+    .select({
+      id: gaps.id,
+      question: gaps.question,
+      state: gaps.state,
+      factId: gaps.factId,
+      closedAt: gaps.closedAt,
+      closedBy: gaps.closedBy,
+      answer: facts.text,
+      by: facts.author,
+      at: facts.confirmedAt,
+      requests: sql<number>`(select count(*)::int from ${gapRequests} where ${gapRequests.gapId} = ${gaps.id})`,
+    })
+    .from(gaps)
+    .leftJoin(facts, eq(facts.id, gaps.factId))
+    .where(inArray(gaps.id, [...gapIds]));
+}
+
+/** A gap as the report shows it: its refusals in the window as one topic, its askers, first ask and answer. */
+function reportGroup(gap: StoredGap, read: readonly WindowRow[], termWeight: (term: string) => number): GapReportGroup {
+  const mine = read.filter((r) => r.gapId === gap.id);
+  const distinct = distinctQuestions(mine);
+  // The gap's questions as one topic: its own words, weighted by the KB's IDF.
+  const [topic] = groupRefusals([...distinct.values()], { minSimilarity: -1, termWeight });
+  const { members: _members, ...group } = topic as NonNullable<typeof topic>;
+  return {
+    ...group,
+    id: gap.id,
+    state: gap.state as GapState,
+    factId: gap.factId,
+    answer: gap.answer === null ? null : { text: gap.answer, by: gap.by, at: gap.at ? new Date(gap.at).toISOString() : null },
+    question: gap.question,
+    askers: new Set(mine.flatMap((r) => (r.userHash === null ? [] : [r.userHash]))).size,
+    requests: Number(gap.requests),
+    firstAsked: mine.reduce((first, r) => {
+      const at = new Date(r.createdAt).toISOString();
+      return at < first ? at : first;
+    }, group.lastAsked),
+    closedBy: gap.closedBy,
+    closedAt: gap.closedAt ? new Date(gap.closedAt).toISOString() : null,
+  };
+}
+
+/** Most refusals first, then most distinct questions, the latest ask, the oldest gap. */
+function mostAskedFirst(a: GapReportGroup, b: GapReportGroup): number {
+  return (
+    b.count - a.count || b.questions - a.questions || (a.lastAsked < b.lastAsked ? 1 : a.lastAsked > b.lastAsked ? -1 : 0) || a.id - b.id
+  );
 }
 
 /**
@@ -194,7 +219,7 @@ function topicTermWeight(index: KnowledgeIndex): (term: string) => number {
   return (term) => (documents.has(term) ? 0 : all.idf(term));
 }
 
-type WindowRow = { id: number; question: string; reason: string | null; createdAt: Date | string; gapId: number };
+type WindowRow = { id: number; question: string; reason: string | null; createdAt: Date | string; userHash: string | null; gapId: number };
 
 /** One entry per question text (case, spacing and closing punctuation aside): its asks, reasons, newest ask and gaps. */
 function distinctQuestions(rows: readonly WindowRow[]): Map<string, RefusedQuestion & { gapIds: Map<number, number> }> {

@@ -37,87 +37,122 @@ export async function syncGaps(db: Db, index: KnowledgeIndex, options: { now?: D
   return db.transaction(async (tx) => {
     const t = tx as unknown as Db;
     await t.execute(sql`select pg_advisory_xact_lock(${GAP_LOCK}, ${index.kbId})`);
-    const fresh = await t
-      .select({ id: interactions.id, question: interactions.question, reason: interactions.reason, createdAt: interactions.createdAt })
-      .from(interactions)
-      .where(
-        and(
-          eq(interactions.kbId, index.kbId),
-          eq(interactions.decision, 'abstain'),
-          ne(interactions.channel, 'eval'),
-          not(inArray(interactions.reason, [...FAILURE_REASONS])),
-          gte(interactions.createdAt, since),
-          sql`not exists (select 1 from ${gapMembers} where ${gapMembers.interactionId} = ${interactions.id})`,
-        ),
-      )
-      .orderBy(desc(interactions.id))
-      .limit(MAX_NEW);
+    const fresh = await unassignedRefusals(t, index.kbId, since);
     if (fresh.length === 0) return 0;
-    const known = await t
-      .select({ gapId: gapMembers.gapId, question: interactions.question, createdAt: interactions.createdAt })
-      .from(gapMembers)
-      .innerJoin(interactions, eq(interactions.id, gapMembers.interactionId))
-      .innerJoin(gaps, eq(gaps.id, gapMembers.gapId))
-      .where(eq(gaps.kbId, index.kbId))
-      .orderBy(desc(gapMembers.interactionId))
-      .limit(MAX_KNOWN * 4);
-
-    // One item per distinct wording: the gap that already holds it (if any) and the new refusals with it.
-    interface Item extends RefusedQuestion {
-      gapAsks: Map<number, number>;
-      newIds: number[];
-    }
-    const items = new Map<string, Item>();
-    const item = (question: string, createdAt: Date): Item => {
-      const key = questionKey(question);
-      let found = items.get(key);
-      if (!found) {
-        found = { question, times: 0, reasons: {}, lastAsked: createdAt.toISOString(), interactionId: 0, gapAsks: new Map(), newIds: [] };
-        items.set(key, found);
-      }
-      return found;
-    };
-    for (const row of known) {
-      const it = item(row.question, new Date(row.createdAt));
-      if (it.gapAsks.size === 0 && items.size > MAX_KNOWN) continue;
-      (it as { times: number }).times += 1;
-      it.gapAsks.set(row.gapId, (it.gapAsks.get(row.gapId) ?? 0) + 1);
-    }
-    for (const row of fresh) {
-      const it = item(row.question, new Date(row.createdAt));
-      (it as { times: number }).times += 1;
-      it.newIds.push(row.id);
-    }
-    // Known questions that share no word with a new refusal cannot draw it into their gap: left out, so a sync
-    // after one refusal (automatic routing) clusters a handful of questions, not every gap's.
-    const freshTerms = new Set([...items.values()].flatMap((it) => (it.newIds.length > 0 ? tokenize(it.question).map((t) => t.term) : [])));
-    const list = [...items.values()].filter(
-      (it) => it.times > 0 && (it.newIds.length > 0 || tokenize(it.question).some((t) => freshTerms.has(t.term))),
-    );
+    const known = await knownQuestions(t, index.kbId);
+    const list = sharingAWord(wordings(known, fresh));
     const groups = groupRefusals(list, { by: 'question', minSimilarity: GAP_SIMILARITY, termWeight: gapTermWeight(index) });
     let assigned = 0;
-    for (const group of groups) {
-      const members = group.members.map((i) => list[i] as Item);
-      const newIds = members.flatMap((m) => m.newIds);
-      if (newIds.length === 0) continue;
-      const asks = new Map<number, number>();
-      for (const m of members) for (const [gapId, n] of m.gapAsks) asks.set(gapId, (asks.get(gapId) ?? 0) + n);
-      let gapId = [...asks.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0];
-      if (gapId === undefined) {
-        // A new gap, worded as its most asked question.
-        const first = [...members].sort((a, b) => b.times - a.times || (a.lastAsked < b.lastAsked ? -1 : 1))[0] as Item;
-        const [row] = await t.insert(gaps).values({ kbId: index.kbId, question: first.question }).returning({ id: gaps.id });
-        gapId = (row as { id: number }).id;
-      }
-      const inserted = await t
-        .insert(gapMembers)
-        .values(newIds.map((interactionId) => ({ interactionId, gapId: gapId as number })))
-        .onConflictDoNothing()
-        .returning({ id: gapMembers.interactionId });
-      assigned += inserted.length;
-    }
+    for (const group of groups)
+      assigned += await assignToGap(
+        t,
+        index.kbId,
+        group.members.map((i) => list[i] as Wording),
+      );
     return assigned;
   });
+}
+
+/** The KB's recent refusals for lack of knowledge that have no gap yet, newest first. */
+function unassignedRefusals(t: Db, kbId: number, since: Date) {
+  return t
+    .select({ id: interactions.id, question: interactions.question, reason: interactions.reason, createdAt: interactions.createdAt })
+    .from(interactions)
+    .where(
+      and(
+        eq(interactions.kbId, kbId),
+        eq(interactions.decision, 'abstain'),
+        ne(interactions.channel, 'eval'),
+        not(inArray(interactions.reason, [...FAILURE_REASONS])),
+        gte(interactions.createdAt, since),
+        sql`not exists (select 1 from ${gapMembers} where ${gapMembers.interactionId} = ${interactions.id})`,
+      ),
+    )
+    .orderBy(desc(interactions.id))
+    .limit(MAX_NEW);
+}
+
+/** The questions the KB's gaps already hold, newest first. */
+function knownQuestions(t: Db, kbId: number) {
+  return t
+    .select({ gapId: gapMembers.gapId, question: interactions.question, createdAt: interactions.createdAt })
+    .from(gapMembers)
+    .innerJoin(interactions, eq(interactions.id, gapMembers.interactionId))
+    .innerJoin(gaps, eq(gaps.id, gapMembers.gapId))
+    .where(eq(gaps.kbId, kbId))
+    .orderBy(desc(gapMembers.interactionId))
+    .limit(MAX_KNOWN * 4);
+}
+
+/** One distinct wording: the gaps that already hold it (with how often) and the new refusals with it. */
+interface Wording extends RefusedQuestion {
+  gapAsks: Map<number, number>;
+  newIds: number[];
+}
+
+/** Known questions and new refusals as one item per distinct wording. */
+function wordings(
+  known: readonly { gapId: number; question: string; createdAt: Date | string }[],
+  fresh: readonly { id: number; question: string; createdAt: Date | string }[],
+): Map<string, Wording> {
+  const items = new Map<string, Wording>();
+  const item = (question: string, createdAt: Date): Wording => {
+    const key = questionKey(question);
+    let found = items.get(key);
+    if (!found) {
+      found = { question, times: 0, reasons: {}, lastAsked: createdAt.toISOString(), interactionId: 0, gapAsks: new Map(), newIds: [] };
+      items.set(key, found);
+    }
+    return found;
+  };
+  for (const row of known) {
+    const it = item(row.question, new Date(row.createdAt));
+    if (it.gapAsks.size === 0 && items.size > MAX_KNOWN) continue;
+    (it as { times: number }).times += 1;
+    it.gapAsks.set(row.gapId, (it.gapAsks.get(row.gapId) ?? 0) + 1);
+  }
+  for (const row of fresh) {
+    const it = item(row.question, new Date(row.createdAt));
+    (it as { times: number }).times += 1;
+    it.newIds.push(row.id);
+  }
+  return items;
+}
+
+/**
+ * The new wordings and the known ones that share a word with one of them. Known questions that share no word with
+ * a new refusal cannot draw it into their gap: left out, so a sync after one refusal (automatic routing) clusters a
+ * handful of questions, not every gap's.
+ */
+function sharingAWord(items: Map<string, Wording>): Wording[] {
+  const freshTerms = new Set([...items.values()].flatMap((it) => (it.newIds.length > 0 ? tokenize(it.question).map((t) => t.term) : [])));
+  return [...items.values()].filter(
+    (it) => it.times > 0 && (it.newIds.length > 0 || tokenize(it.question).some((t) => freshTerms.has(t.term))),
+  );
+}
+
+/**
+ * A group's new refusals join the gap its members were asked in most (the lower id on a tie), or a new gap worded
+ * as its most asked question; returns how many were assigned.
+ */
+async function assignToGap(t: Db, kbId: number, members: readonly Wording[]): Promise<number> {
+  const newIds = members.flatMap((m) => m.newIds);
+  if (newIds.length === 0) return 0;
+  const asks = new Map<number, number>();
+  for (const m of members) for (const [gapId, n] of m.gapAsks) asks.set(gapId, (asks.get(gapId) ?? 0) + n);
+  let gapId = [...asks.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0];
+  if (gapId === undefined) {
+    // A new gap, worded as its most asked question.
+    const first = [...members].sort((a, b) => b.times - a.times || (a.lastAsked < b.lastAsked ? -1 : 1))[0] as Wording;
+    const [row] = await t.insert(gaps).values({ kbId, question: first.question }).returning({ id: gaps.id });
+    gapId = (row as { id: number }).id;
+  }
+  const inserted = await t
+    .insert(gapMembers)
+    .values(newIds.map((interactionId) => ({ interactionId, gapId: gapId as number })))
+    .onConflictDoNothing()
+    .returning({ id: gapMembers.interactionId });
+  return inserted.length;
 }
 
 /**

@@ -24,17 +24,26 @@ export function agreementPage(history: Stored, disagreements: DisagreementList |
       Latest report: <span class="mono">${latest.runKey}</span>, ${formatTime(latest.createdAt)}. ${history.length}
       report${history.length === 1 ? '' : 's'} stored.
     </p>
-    ${tasks.map((task) => {
-      const judges = [
-        ...new Set(
-          chronological.flatMap((r) => (r.report as AgreementReport).tasks.find((t) => t.task === task)?.judges.map((j) => j.judge) ?? []),
-        ),
-      ].sort();
-      const current = latestReport.tasks.find((t) => t.task === task);
-      return html`<h2>${task}</h2>
-        ${
-          current
-            ? html`<p>
+    ${tasks.map((task) => taskSection(task, latestReport, chronological))}
+    ${disagreements ? disagreementList(disagreements, kb) : ''}`;
+}
+
+/** One task: the latest report's judges on it (with each one's detail), and their kappa over the stored reports. */
+function taskSection(task: string, latestReport: AgreementReport, chronological: Stored): Html {
+  const judges = [
+    ...new Set(
+      chronological.flatMap((r) => (r.report as AgreementReport).tasks.find((t) => t.task === task)?.judges.map((j) => j.judge) ?? []),
+    ),
+  ].sort();
+  const current = latestReport.tasks.find((t) => t.task === task);
+  return html`<h2>${task}</h2>
+        ${current ? latestAgreement(task, current) : html`<p class="muted">Not in the latest report.</p>`}
+        ${judges.length === 0 ? '' : kappaTrend(task, judges, chronological)}`;
+}
+
+/** How far people agree with each other on a task, and each judge version with them, in the latest report. */
+function latestAgreement(task: string, current: AgreementReport['tasks'][number]): Html {
+  return html`<p>
                   ${current.items} items labelled by people (${current.humans.join(', ') || 'none'}); people agree with each other on
                   ${formatPercent(current.humanHuman.percentAgreement)} of ${current.humanHuman.items} shared
                   items${current.humanHuman.krippendorffAlpha === null ? '' : `, Krippendorff's alpha ${formatNumber(current.humanHuman.krippendorffAlpha)}`}.
@@ -68,13 +77,12 @@ export function agreementPage(history: Stored, disagreements: DisagreementList |
                     </tbody>
                   </table>
                 </div>
-                ${current.judges.map((j) => judgeDetail(task, j))}`
-            : html`<p class="muted">Not in the latest report.</p>`
-        }
-        ${
-          judges.length === 0
-            ? ''
-            : html`<div class="panel">
+                ${current.judges.map((j) => judgeDetail(task, j))}`;
+}
+
+/** Each judge version's kappa on a task, one point per stored report, oldest first. */
+function kappaTrend(task: string, judges: readonly string[], chronological: Stored): Html {
+  return html`<div class="panel">
                 ${lines({
                   title: `Cohen's kappa by judge version over reports: ${task}`,
                   labels: chronological.map((r) => formatTime(r.createdAt).slice(5, 16)),
@@ -90,10 +98,7 @@ export function agreementPage(history: Stored, disagreements: DisagreementList |
                     ),
                   })),
                 })}
-              </div>`
-        }`;
-    })}
-    ${disagreements ? disagreementList(disagreements, kb) : ''}`;
+              </div>`;
 }
 
 /** A judge version against the people's majority: the confusion matrix (rows: people, columns: judge) and per-class scores. */

@@ -9,19 +9,33 @@ import { formatMs, formatTime, html, type Html } from './html.js';
 import { nearMissesView } from './near-misses-view.js';
 
 type Feedback = Awaited<ReturnType<typeof feedbackOn>>;
+type Found = NonNullable<Awaited<ReturnType<typeof findInteraction>>>;
 
 /**
  * One interaction: the question, the reply, every layer's verdict, the answerability score and evidence,
  * the trace id, what its askers said of it (askers as hashed ids only) and its review labels.
  */
-export function interactionPage(
-  found: NonNullable<Awaited<ReturnType<typeof findInteraction>>>,
-  labels: readonly CurrentLabel[],
-  feedback: Feedback = [],
-  traceUrl?: string,
-): Html {
+export function interactionPage(found: Found, labels: readonly CurrentLabel[], feedback: Feedback = [], traceUrl?: string): Html {
   const i = found.interaction;
-  return html` <div class="panel">
+  return html` ${detailsTable(found, traceUrl)}
+    ${decisionView({
+      decision: i.decision,
+      text: i.answer,
+      reasons: i.verdicts as Verdict[],
+      evidence: i.evidence as EvidenceView[],
+      answerability: i.answerability as AnswerabilityView | null,
+      confidence: i.confidence,
+      generated: i.model !== null,
+    })}
+    ${i.decision === 'abstain' ? nearMissesView(i.considered ?? null) : ''}
+    ${feedbackSection(feedback)}
+    ${found.sampleId ? labelsSection(labels) : ''}`;
+}
+
+/** The question (and what was typed, for a follow-up), when, where, how fast, the trace, the model and the review sample. */
+function detailsTable(found: Found, traceUrl: string | undefined): Html {
+  const i = found.interaction;
+  return html`<div class="panel">
       <table>
         <tr>
           <th>question</th>
@@ -75,21 +89,12 @@ export function interactionPage(
             : ''
         }
       </table>
-    </div>
-    ${decisionView({
-      decision: i.decision,
-      text: i.answer,
-      reasons: i.verdicts as Verdict[],
-      evidence: i.evidence as EvidenceView[],
-      answerability: i.answerability as AnswerabilityView | null,
-      confidence: i.confidence,
-      generated: i.model !== null,
-    })}
-    ${i.decision === 'abstain' ? nearMissesView(i.considered ?? null) : ''}
-    ${feedbackSection(feedback)}
-    ${
-      found.sampleId
-        ? html`<h2>Review labels</h2>
+    </div>`;
+}
+
+/** A sampled interaction's review labels, and who gave each. */
+function labelsSection(labels: readonly CurrentLabel[]): Html {
+  return html`<h2>Review labels</h2>
             ${
               labels.length === 0
                 ? html`<p class="muted">Not labelled yet.</p>`
@@ -114,9 +119,7 @@ export function interactionPage(
                       </tbody>
                     </table>
                   </div>`
-            }`
-        : ''
-    }`;
+            }`;
 }
 
 /** The trace id, a link (new tab, no referrer) when CANDOR_TRACE_URL names where traces are read. */

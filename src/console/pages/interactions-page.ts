@@ -22,6 +22,30 @@ export function interactionsPage(
   params: Record<string, string | undefined>,
   page: number,
 ): Html {
+  const source = filter.source ?? 'live';
+  return html` ${filtersForm(choices, filter, params, source)}
+    <p class="muted">
+      Showing ${SOURCE_TEXT[source]}${source === 'live' ? html` (imported benchmark replies: <a href="${href('/interactions', { ...params, source: 'imported', page: undefined })}">source: imported</a>)` : ''}.
+      Export this filter:
+      <a href="${href('/interactions.csv', params)}" data-testid="export-csv" download>CSV</a> ·
+      <a href="${href('/interactions.jsonl', params)}" data-testid="export-jsonl" download>JSON lines</a>
+      (newest first, at most ${EXPORT_CAP.toLocaleString('en')} rows).
+    </p>
+    ${list.rows.length === 0 ? html`<p class="muted" data-testid="no-interactions">No interactions match.</p>` : interactionsTable(list.rows)}
+    <nav class="pager" aria-label="Pages">
+      ${page > 1 ? html`<a href="${href('/interactions', { ...params, page: page - 1 })}" rel="prev">← newer</a> ` : ''}${
+        list.more ? html`<a href="${href('/interactions', { ...params, page: page + 1 })}" rel="next" data-testid="older">older →</a>` : ''
+      }
+    </nav>`;
+}
+
+/** Text search, the decision, reason, channel, KB and source filters, and the date range. */
+function filtersForm(
+  choices: Awaited<ReturnType<typeof filterChoices>>,
+  filter: InteractionFilter,
+  params: Record<string, string | undefined>,
+  source: keyof typeof SOURCE_TEXT,
+): Html {
   const select = (name: 'decision' | 'reason' | 'channel' | 'kb', label: string, values: readonly string[]) =>
     html`<label
       >${label}<select name="${name}" data-testid="filter-${name}">
@@ -29,8 +53,7 @@ export function interactionsPage(
         ${values.map((v) => html`<option value="${v}" ${filter[name] === v ? html` selected` : ''}>${v}</option>`)}
       </select></label
     >`;
-  const source = filter.source ?? 'live';
-  return html` <form class="filters" method="get" action="/interactions" role="search">
+  return html`<form class="filters" method="get" action="/interactions" role="search">
       <label>Search<input type="search" name="q" value="${filter.text ?? ''}" maxlength="200" placeholder="words in question or reply" data-testid="filter-q" /></label>
       ${select('decision', 'Decision', ['answer', 'abstain'])}${select('reason', 'Reason', choices.reasons)}${select(
         'channel',
@@ -47,18 +70,12 @@ export function interactionsPage(
       <label>From<input type="date" name="from" value="${params.from ?? ''}" data-testid="filter-from" /></label>
       <label>To<input type="date" name="to" value="${params.to ?? ''}" data-testid="filter-to" /></label>
       <button type="submit">Filter</button>
-    </form>
-    <p class="muted">
-      Showing ${SOURCE_TEXT[source]}${source === 'live' ? html` (imported benchmark replies: <a href="${href('/interactions', { ...params, source: 'imported', page: undefined })}">source: imported</a>)` : ''}.
-      Export this filter:
-      <a href="${href('/interactions.csv', params)}" data-testid="export-csv" download>CSV</a> ·
-      <a href="${href('/interactions.jsonl', params)}" data-testid="export-jsonl" download>JSON lines</a>
-      (newest first, at most ${EXPORT_CAP.toLocaleString('en')} rows).
-    </p>
-    ${
-      list.rows.length === 0
-        ? html`<p class="muted" data-testid="no-interactions">No interactions match.</p>`
-        : html`<div class="panel">
+    </form>`;
+}
+
+/** The page's interactions, newest first, each a link to its detail. */
+function interactionsTable(rows: Listed['rows']): Html {
+  return html`<div class="panel">
             <table data-testid="interactions">
               <thead>
                 <tr>
@@ -74,7 +91,7 @@ export function interactionsPage(
                 </tr>
               </thead>
               <tbody>
-                ${list.rows.map(
+                ${rows.map(
                   (r) =>
                     html`<tr>
                       <td><a href="/interactions/${r.id}">${r.id}</a></td>
@@ -90,11 +107,5 @@ export function interactionsPage(
                 )}
               </tbody>
             </table>
-          </div>`
-    }
-    <nav class="pager" aria-label="Pages">
-      ${page > 1 ? html`<a href="${href('/interactions', { ...params, page: page - 1 })}" rel="prev">← newer</a> ` : ''}${
-        list.more ? html`<a href="${href('/interactions', { ...params, page: page + 1 })}" rel="next" data-testid="older">older →</a>` : ''
-      }
-    </nav>`;
+          </div>`;
 }

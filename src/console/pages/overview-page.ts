@@ -12,15 +12,19 @@ type FeedbackSummary = Awaited<ReturnType<typeof feedbackSummary>>;
  * channels, and what askers said of the replies — of one KB when one is chosen.
  */
 export function overviewPage(measured: Overview, window: TimeWindow, kb: string | undefined, feedback?: FeedbackSummary): Html {
-  const buckets = everyBucket(measured.buckets, window);
-  const o = { ...measured, buckets };
-  const labels = buckets.map((b) => bucketLabel(Date.parse(b.start), window.bucket));
-  const per = window.bucket;
-  // "11-24 08:00" is twice as wide as "11-24": fewer of them fit under a chart.
-  const maxLabels = window.bucket === 'hour' ? 8 : 12;
-  const rate = o.totals.asks > 0 ? o.totals.abstained / o.totals.asks : null;
-  const maxReason = Math.max(1, ...o.reasons.map((r) => r.n));
-  return html` <form class="filters" method="get" action="/">
+  const o = { ...measured, buckets: everyBucket(measured.buckets, window) };
+  return html` ${windowForms(window, kb)}
+    ${totalCards(o.totals, feedback)}
+    ${o.totals.asks === 0 ? html`<p class="muted">No asks in this window yet.</p>` : charts(o.buckets, window)}
+    <h2>Top refusal reasons</h2>
+    ${reasonsTable(o.reasons, kb)}
+    <h2>Channels</h2>
+    ${channelsTable(o.channels, kb)}`;
+}
+
+/** The window's choices: the last hours or days, or a date range; and what the charts count per. */
+function windowForms(window: TimeWindow, kb: string | undefined): Html {
+  return html`<form class="filters" method="get" action="/">
       ${kb ? html`<input type="hidden" name="kb" value="${kb}" />` : ''}
       <label
         >Window<select name="days">
@@ -38,19 +42,24 @@ export function overviewPage(measured: Overview, window: TimeWindow, kb: string 
       <label>From<input type="date" name="from" value="${window.fromDay}" data-testid="from" /></label>
       <label>To<input type="date" name="to" value="${window.toDay}" data-testid="to" /></label>
       <button type="submit">Show range</button>
-      <span class="muted" data-testid="bucket">per ${per}${kb ? html` · knowledge base <strong>${kb}</strong>` : ' · all knowledge bases'}</span>
-    </form>
-    <div class="cards">
+      <span class="muted" data-testid="bucket">per ${window.bucket}${kb ? html` · knowledge base <strong>${kb}</strong>` : ' · all knowledge bases'}</span>
+    </form>`;
+}
+
+/** The window's totals: asks, answered, refused, the abstention rate, latency, and what askers said. */
+function totalCards(totals: Overview['totals'], feedback: FeedbackSummary | undefined): Html {
+  const rate = totals.asks > 0 ? totals.abstained / totals.asks : null;
+  return html`<div class="cards">
       <div class="card">
-        <div class="value" data-testid="asks-total">${o.totals.asks}</div>
+        <div class="value" data-testid="asks-total">${totals.asks}</div>
         <div class="label">asks</div>
       </div>
       <div class="card">
-        <div class="value" data-testid="answered-total">${o.totals.answered}</div>
+        <div class="value" data-testid="answered-total">${totals.answered}</div>
         <div class="label">answered</div>
       </div>
       <div class="card">
-        <div class="value" data-testid="abstained-total">${o.totals.abstained}</div>
+        <div class="value" data-testid="abstained-total">${totals.abstained}</div>
         <div class="label">refused</div>
       </div>
       <div class="card">
@@ -58,16 +67,20 @@ export function overviewPage(measured: Overview, window: TimeWindow, kb: string 
         <div class="label">abstention rate</div>
       </div>
       <div class="card">
-        <div class="value">${formatMs(o.totals.p50)}</div>
+        <div class="value">${formatMs(totals.p50)}</div>
         <div class="label">latency p50</div>
       </div>
       <div class="card">
-        <div class="value">${formatMs(o.totals.p95)}</div>
+        <div class="value">${formatMs(totals.p95)}</div>
         <div class="label">latency p95</div>
       </div>
-      ${
-        feedback
-          ? html`<div class="card">
+      ${feedback ? feedbackCards(feedback) : ''}
+    </div>`;
+}
+
+/** How many replies askers judged, and how. */
+function feedbackCards(feedback: FeedbackSummary): Html {
+  return html`<div class="card">
                 <div class="value" data-testid="feedback-rate">${formatPercent(feedback.replies > 0 ? feedback.rate : null)}</div>
                 <div class="label">feedback rate (<span data-testid="feedback-replies">${feedback.withFeedback} of ${feedback.replies}</span> replies)</div>
               </div>
@@ -77,28 +90,30 @@ export function overviewPage(measured: Overview, window: TimeWindow, kb: string 
                   <span class="fail" data-testid="feedback-not-helpful">${feedback.notHelpful}</span>
                 </div>
                 <div class="label">helpful / not helpful</div>
-              </div>`
-          : ''
-      }
-    </div>
-    ${
-      o.totals.asks === 0
-        ? html`<p class="muted">No asks in this window yet.</p>`
-        : html` <h2>Asks per ${per}</h2>
+              </div>`;
+}
+
+/** Asks (answered and refused), the abstention rate and latency, per hour, day or week of the window. */
+function charts(buckets: readonly BucketRow[], window: TimeWindow): Html {
+  const labels = buckets.map((b) => bucketLabel(Date.parse(b.start), window.bucket));
+  const per = window.bucket;
+  // "11-24 08:00" is twice as wide as "11-24": fewer of them fit under a chart.
+  const maxLabels = window.bucket === 'hour' ? 8 : 12;
+  return html` <h2>Asks per ${per}</h2>
             <div class="panel">
               ${stackedBars({
                 title: `Asks per ${per}, answered and refused`,
                 labels,
                 maxLabels,
                 series: [
-                  { name: 'answered', values: o.buckets.map((d) => d.answered), className: 's-answer' },
-                  { name: 'refused', values: o.buckets.map((d) => d.abstained), className: 's-abstain' },
+                  { name: 'answered', values: buckets.map((d) => d.answered), className: 's-answer' },
+                  { name: 'refused', values: buckets.map((d) => d.abstained), className: 's-abstain' },
                 ],
               })}
             </div>
             <h2>Abstention rate per ${per}</h2>
             <div class="panel">
-              ${lines({ title: `Abstention rate per ${per}`, labels, maxLabels, yMax: 1, format: (v) => `${Math.round(v * 100)}%`, series: [{ name: 'refused / asked', values: o.buckets.map((d) => (d.answered + d.abstained > 0 ? d.abstained / (d.answered + d.abstained) : null)), className: 's-1' }] })}
+              ${lines({ title: `Abstention rate per ${per}`, labels, maxLabels, yMax: 1, format: (v) => `${Math.round(v * 100)}%`, series: [{ name: 'refused / asked', values: buckets.map((d) => (d.answered + d.abstained > 0 ? d.abstained / (d.answered + d.abstained) : null)), className: 's-1' }] })}
             </div>
             <h2>Latency per ${per}</h2>
             <div class="panel">
@@ -108,17 +123,18 @@ export function overviewPage(measured: Overview, window: TimeWindow, kb: string 
                 maxLabels,
                 format: (v) => formatMs(v),
                 series: [
-                  { name: 'p50', values: o.buckets.map((d) => d.p50), className: 's-0' },
-                  { name: 'p95', values: o.buckets.map((d) => d.p95), className: 's-3' },
+                  { name: 'p50', values: buckets.map((d) => d.p50), className: 's-0' },
+                  { name: 'p95', values: buckets.map((d) => d.p95), className: 's-3' },
                 ],
               })}
-            </div>`
-    }
-    <h2>Top refusal reasons</h2>
-    ${
-      o.reasons.length === 0
-        ? html`<p class="muted">No refusals.</p>`
-        : html`<div class="panel">
+            </div>`;
+}
+
+/** The most given refusal reasons, each a link to its refusals. */
+function reasonsTable(reasons: Overview['reasons'], kb: string | undefined): Html {
+  if (reasons.length === 0) return html`<p class="muted">No refusals.</p>`;
+  const maxReason = Math.max(1, ...reasons.map((r) => r.n));
+  return html`<div class="panel">
             <table data-testid="reasons">
               <thead>
                 <tr>
@@ -128,7 +144,7 @@ export function overviewPage(measured: Overview, window: TimeWindow, kb: string 
                 </tr>
               </thead>
               <tbody>
-                ${o.reasons.map(
+                ${reasons.map(
                   (r) =>
                     html`<tr>
                       <td><a class="mono" href="${href('/interactions', { decision: 'abstain', reason: r.reason, kb })}">${r.reason}</a></td>
@@ -138,10 +154,12 @@ export function overviewPage(measured: Overview, window: TimeWindow, kb: string 
                 )}
               </tbody>
             </table>
-          </div>`
-    }
-    <h2>Channels</h2>
-    <div class="panel">
+          </div>`;
+}
+
+/** Asks per channel, each a link to its interactions. */
+function channelsTable(channels: Overview['channels'], kb: string | undefined): Html {
+  return html`<div class="panel">
       <table>
         <thead>
           <tr>
@@ -150,7 +168,7 @@ export function overviewPage(measured: Overview, window: TimeWindow, kb: string 
           </tr>
         </thead>
         <tbody>
-          ${o.channels.map(
+          ${channels.map(
             (c) =>
               html`<tr>
                 <td><a href="${href('/interactions', { channel: c.channel, kb })}">${c.channel}</a></td>

@@ -10,6 +10,13 @@ const SOURCES = [
   { id: 'all', label: 'all' },
 ] as const;
 
+export interface ReviewPageOptions {
+  readonly tasks: readonly ReviewTask[];
+  readonly channels: readonly string[];
+  readonly kbs: readonly string[];
+  readonly reviewer: string | null;
+}
+
 /**
  * The review queue: samples nobody has labelled first, then the rest, newest first; the backlog; source tabs
  * (live, imported, all) with their counts, so imported benchmark items never bury live ones; filters by task,
@@ -20,50 +27,12 @@ export function reviewPage(
   labels: readonly CurrentLabel[],
   filter: ReviewQueueFilter,
   page: number,
-  options: { tasks: readonly ReviewTask[]; channels: readonly string[]; kbs: readonly string[]; reviewer: string | null },
+  options: ReviewPageOptions,
 ): Html {
   const params = reviewParams(filter);
   const source = filter.source ?? 'live';
-  const bySample = new Map<number, CurrentLabel[]>();
-  for (const label of labels) bySample.set(label.sampleId, [...(bySample.get(label.sampleId) ?? []), label]);
-  const count = (id: (typeof SOURCES)[number]['id']) =>
-    id === 'all' ? queue.bySource.live.total + queue.bySource.imported.total : queue.bySource[id].total;
-  const select = (name: 'task' | 'channel' | 'kb' | 'decision', label: string, values: readonly { value: string; text: string }[]) =>
-    html`<label
-      >${label}<select name="${name}" data-testid="review-${name}">
-        <option value="">any</option>
-        ${values.map((v) => html`<option value="${v.value}" ${filter[name] === v.value ? html` selected` : ''}>${v.text}</option>`)}
-      </select></label
-    >`;
-  const plain = (values: readonly string[]) => values.map((v) => ({ value: v, text: v }));
-  return html`<nav class="tabs" aria-label="Sample source" data-testid="review-sources">
-      ${SOURCES.map(
-        (s) =>
-          html`<a
-            href="${href('/review', { ...params, source: s.id === 'live' ? undefined : s.id })}"
-            ${s.id === source ? html` aria-current="page"` : ''}
-            data-testid="source-${s.id}"
-            >${s.label} <span class="count">${count(s.id).toLocaleString('en')}</span></a
-          >`,
-      )}
-    </nav>
-    <form class="filters" method="get" action="/review">
-      ${source === 'live' ? '' : html`<input type="hidden" name="source" value="${source}" />`}
-      ${select(
-        'task',
-        'Task',
-        options.tasks.map((t) => ({ value: t.id, text: t.id })),
-      )}${select('channel', 'Channel', plain(options.channels.filter((c) => c !== 'import')))}${select('kb', 'Knowledge base', plain(options.kbs))}${select(
-        'decision',
-        'Decision',
-        [
-          { value: 'answer', text: 'answered' },
-          { value: 'abstain', text: 'refused' },
-          { value: 'unknown', text: 'unknown (imported)' },
-        ],
-      )}
-      <button type="submit">Filter</button>
-    </form>
+  return html`${sourceTabs(queue, params, source)}
+    ${queueFilters(filter, source, options)}
     <p data-testid="backlog">
       <strong data-testid="backlog-count">${queue.backlog.toLocaleString('en')}</strong> of ${queue.total.toLocaleString('en')}
       ${source === 'all' ? '' : source} sample${queue.total === 1 ? '' : 's'} not labelled by anyone yet${filter.task ? html` for <span class="mono">${filter.task}</span>` : ''}
@@ -83,7 +52,66 @@ export function reviewPage(
         ? html`<p class="muted" data-testid="no-samples">
             No samples match. The server samples on CANDOR_REVIEW_CRON, or run: candor review sample
           </p>`
-        : html`<div class="panel">
+        : samplesTable(queue.rows, labels, params)
+    }
+    <nav class="pager" aria-label="Pages">
+      ${page > 1 ? html`<a href="${href('/review', { ...params, page: page - 1 })}" rel="prev">← previous</a> ` : ''}${
+        queue.more ? html`<a href="${href('/review', { ...params, page: page + 1 })}" rel="next" data-testid="next-page">next →</a>` : ''
+      }
+    </nav>`;
+}
+
+/** A tab per sample source (live, imported, all) with its count, keeping the other filters. */
+function sourceTabs(queue: ReviewQueue, params: Record<string, string | undefined>, source: string): Html {
+  const count = (id: (typeof SOURCES)[number]['id']) =>
+    id === 'all' ? queue.bySource.live.total + queue.bySource.imported.total : queue.bySource[id].total;
+  return html`<nav class="tabs" aria-label="Sample source" data-testid="review-sources">
+      ${SOURCES.map(
+        (s) =>
+          html`<a
+            href="${href('/review', { ...params, source: s.id === 'live' ? undefined : s.id })}"
+            ${s.id === source ? html` aria-current="page"` : ''}
+            data-testid="source-${s.id}"
+            >${s.label} <span class="count">${count(s.id).toLocaleString('en')}</span></a
+          >`,
+      )}
+    </nav>`;
+}
+
+/** The task, channel, KB and decision filters (the source kept as a hidden field). */
+function queueFilters(filter: ReviewQueueFilter, source: string, options: ReviewPageOptions): Html {
+  const select = (name: 'task' | 'channel' | 'kb' | 'decision', label: string, values: readonly { value: string; text: string }[]) =>
+    html`<label
+      >${label}<select name="${name}" data-testid="review-${name}">
+        <option value="">any</option>
+        ${values.map((v) => html`<option value="${v.value}" ${filter[name] === v.value ? html` selected` : ''}>${v.text}</option>`)}
+      </select></label
+    >`;
+  const plain = (values: readonly string[]) => values.map((v) => ({ value: v, text: v }));
+  return html`<form class="filters" method="get" action="/review">
+      ${source === 'live' ? '' : html`<input type="hidden" name="source" value="${source}" />`}
+      ${select(
+        'task',
+        'Task',
+        options.tasks.map((t) => ({ value: t.id, text: t.id })),
+      )}${select('channel', 'Channel', plain(options.channels.filter((c) => c !== 'import')))}${select('kb', 'Knowledge base', plain(options.kbs))}${select(
+        'decision',
+        'Decision',
+        [
+          { value: 'answer', text: 'answered' },
+          { value: 'abstain', text: 'refused' },
+          { value: 'unknown', text: 'unknown (imported)' },
+        ],
+      )}
+      <button type="submit">Filter</button>
+    </form>`;
+}
+
+/** The page's samples, each a link to label it, with the labels it has (judges' too). */
+function samplesTable(rows: ReviewQueue['rows'], labels: readonly CurrentLabel[], params: Record<string, string | undefined>): Html {
+  const bySample = new Map<number, CurrentLabel[]>();
+  for (const label of labels) bySample.set(label.sampleId, [...(bySample.get(label.sampleId) ?? []), label]);
+  return html`<div class="panel">
             <table data-testid="samples">
               <thead>
                 <tr>
@@ -97,7 +125,7 @@ export function reviewPage(
                 </tr>
               </thead>
               <tbody>
-                ${queue.rows.map(
+                ${rows.map(
                   (s) =>
                     html`<tr data-testid="sample" data-labelled="${s.labelled ? 'yes' : 'no'}">
                       <td><a href="${href(`/review/${s.sampleId}`, params)}" data-testid="sample-link">${s.sampleId}</a></td>
@@ -122,11 +150,5 @@ export function reviewPage(
                 )}
               </tbody>
             </table>
-          </div>`
-    }
-    <nav class="pager" aria-label="Pages">
-      ${page > 1 ? html`<a href="${href('/review', { ...params, page: page - 1 })}" rel="prev">← previous</a> ` : ''}${
-        queue.more ? html`<a href="${href('/review', { ...params, page: page + 1 })}" rel="next" data-testid="next-page">next →</a>` : ''
-      }
-    </nav>`;
+          </div>`;
 }
