@@ -65,6 +65,6 @@ export function createExpertDesk(deps: ExpertDeskDeps): ExpertDesk {
 export function cliExpert(name: string | undefined): Person {
   const trimmed = name?.trim() ?? '';
   if (!/^\S{1,64}$/.test(trimmed))
-    throw new CandorError('input_invalid', '--as NAME: your name as CANDOR_EXPERTS lists it ("cli:NAME"), one word', { status: 400 });
+    throw new CandorError('option_invalid', '--as NAME: your name as CANDOR_EXPERTS lists it ("cli:NAME"), one word', { status: 400 });
   return { platform: 'cli', user: trimmed, name: trimmed };
 }
