@@ -1,7 +1,8 @@
 import type { Attributes } from '@opentelemetry/api';
 
 import type { Ask } from '../../ask/ask-service.js';
-import type { InteractionClaims, Understood } from '../../ask/interaction-claims.js';
+import type { InteractionClaims } from '../../ask/interaction-claims.js';
+import type { Understood } from '../../ask/record-interaction.js';
 import { normaliseQuestion } from '../../core/text/normalise-question.js';
 import { CandorError, describeError } from '../../kernel/errors.js';
 import type { Log } from '../../kernel/log.js';
