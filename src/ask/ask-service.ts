@@ -25,31 +25,61 @@ export interface AskDeps extends DecideDeps {
 
 export type Ask = (request: AskRequest, options?: AskOptions) => Promise<Decision>;
 
+/** A gated ask before its row is written: what the writer of the row needs. */
+export interface Asked {
+  /** The whole decision, with what a refusal considered (the row keeps it; the reply does not). */
+  readonly decision: Decided;
+  readonly kbId: number | null;
+  readonly traceId: string;
+  readonly latencyMs: number;
+}
+
+/**
+ * The ask on a question its caller has already normalised (the one normalisation: `ask()` for a one-off ask, the
+ * chat ask for a chat event). `write` stores the interaction row inside the ask's span; absent: no row here.
+ */
+export type GatedAsk = (
+  request: AskRequest,
+  question: string,
+  options?: DecideOptions,
+  write?: (asked: Asked) => Promise<number | null>,
+) => Promise<Decision>;
+
 /**
  * The one ask path every channel uses: normalise, retrieve, hard gate, answer
  * extractively or refuse, record, trace. Dependency failures fail closed.
  * Throws CandorError only for the caller's mistakes (bad question, unknown KB).
  */
 export function createAsk(deps: AskDeps): Ask {
+  const gated = createGatedAsk(deps);
+  return async (request, options = {}) => {
+    const cleaned = normaliseQuestion(request.question, deps.config.ask.maxQuestionChars);
+    if (!cleaned.ok) throw new CandorError('input_invalid', cleaned.message, { status: 400 });
+    const record = (asked: Asked) =>
+      deps.recorder.record(request, cleaned.text, asked.decision, asked.kbId, asked.traceId, asked.latencyMs);
+    return gated(request, cleaned.text, options, options.record === false ? undefined : record);
+  };
+}
+
+/** Retrieve, gate, answer or refuse, trace and count; the row is the caller's `write`. */
+export function createGatedAsk(deps: Omit<AskDeps, 'recorder'>): GatedAsk {
   const now = deps.now ?? (() => performance.now());
 
-  return async (request, options = {}) => {
+  return async (request, question, options = {}, write) => {
     const started = now();
     const kbNames = request.kbs && request.kbs.length > 0 ? [...new Set(request.kbs)] : [request.kb ?? deps.config.kb.defaultName];
     const kbName = kbNames.join('+');
-    const cleaned = normaliseQuestion(request.question, deps.config.ask.maxQuestionChars);
-    if (!cleaned.ok) throw new CandorError('input_invalid', cleaned.message, { status: 400 });
 
     return withSpan(SPAN.ask, { [ATTR.channel]: request.channel, [ATTR.kbName]: kbName }, async (span) => {
-      span.setAttribute(ATTR.questionLength, cleaned.text.length);
-      if (deps.config.telemetry.traceContent) span.setAttribute(ATTR.question, cleaned.text);
+      span.setAttribute(ATTR.questionLength, question.length);
+      if (deps.config.telemetry.traceContent) span.setAttribute(ATTR.question, question);
       const traceId = span.spanContext().traceId;
       let decision: Decided;
       let index: KnowledgeIndex | undefined;
       try {
         const indexes = await readIndexes(deps, kbNames);
         index = indexes[0];
-        ({ decision, index } = await withMetricKb(kbName, () => decideAcross(indexes, cleaned.text, options, deps)));
+        ({ decision, index } = await withMetricKb(kbName, () => decideAcross(indexes, question, options, deps)));
         if (deps.llm && decision.decision === 'abstain' && isHardLayer(decision.reasons[0]?.layer)) {
           instruments.llmCallsAvoided().add(1, { channel: request.channel, kb: decision.kb.name });
           span.setAttribute(ATTR.llmCallAvoided, true);
@@ -63,16 +93,14 @@ export function createAsk(deps: AskDeps): Ask {
       }
       const latencyMs = round(now() - started);
       annotate(span, decision);
-      let interactionId: number | null = null;
-      if (options.record !== false) {
-        interactionId = await withSpan(SPAN.record, {}, () =>
-          deps.recorder.record(request, cleaned.text, decision, index?.kbId ?? null, traceId, latencyMs),
-        ).catch((error: unknown) => {
-          // Losing the row must not lose the reply; the span and the log carry the error.
-          deps.log?.('error', 'could not record interaction', { error: describeError(error), traceId });
-          return null;
-        });
-      }
+      const asked: Asked = { decision, kbId: index?.kbId ?? null, traceId, latencyMs };
+      const interactionId = write
+        ? await withSpan(SPAN.record, {}, () => write(asked)).catch((error: unknown) => {
+            // Losing the row must not lose the reply; the span and the log carry the error.
+            deps.log?.('error', 'could not record interaction', { error: describeError(error), traceId });
+            return null;
+          })
+        : null;
       const reason = decision.decision === 'abstain' ? (decision.reasons[0]?.code ?? 'unknown') : 'none';
       const kb = decision.kb.name;
       instruments.asks().add(1, { decision: decision.decision, reason, confidence: decision.confidence, channel: request.channel, kb });

@@ -8,7 +8,12 @@ import type { AskRequest } from './ask-request.js';
 import type { Decided, Decision } from './decision.js';
 import { decisionColumns, insertInteractions, type InteractionRow, type Statements } from './interaction-rows.js';
 
+/**
+ * The one writer of interaction rows, used by the ask path only (src/ask): `ask()` records a new row per ask;
+ * a chat event's row is claimed first and then completed or closed by the chat ask (chat-ask.ts).
+ */
 export interface InteractionRecorder {
+  /** Inserts a decided row; its id, or null when its event was recorded before. */
   record(
     request: AskRequest,
     question: string,
@@ -17,6 +22,12 @@ export interface InteractionRecorder {
     traceId: string,
     latencyMs: number,
   ): Promise<number | null>;
+  /** Inserts a chat event's pending row; its id, or null when the event was claimed before. */
+  claim(claim: InteractionClaim): Promise<number | null>;
+  /** Fills a claimed row with the decision (and, for a follow-up, the standalone question it judged). */
+  complete(id: number, decision: Decision, understood?: Understood): Promise<void>;
+  /** Closes a claimed row that got no decision: the input was refused, or something failed. */
+  close(id: number, outcome: ClaimClosing): Promise<void>;
 }
 
 /** Hashes user ids so that the store and telemetry never hold them in the clear. */
@@ -25,7 +36,7 @@ export function hashUserId(userId: string, salt: string): string {
 }
 
 /**
- * Writes one row per ask. With an event id the write is idempotent: a retried
+ * `record` writes one row per ask. With an event id the write is idempotent: a retried
  * delivery of the same event finds the row already there and returns null.
  * Concurrent asks share one multi-row insert (group commit); each resolves
  * only once its own row is stored.
@@ -48,6 +59,9 @@ export function createInteractionRecorder(db: Db, salt: string, options: GroupCo
         latencyMs,
       });
     },
+    claim: (claim) => claimInteraction(db, claim),
+    complete: (id, decision, understood) => completeInteraction(db, id, decision, understood),
+    close: (id, outcome) => closeInteraction(db, id, outcome),
   };
 }
 
@@ -56,7 +70,7 @@ export function createInteractionRecorder(db: Db, salt: string, options: GroupCo
  * unique (channel, event_id) index: the first delivery of an event inserts a
  * `pending` row *before* anything is asked or posted; every other delivery, on
  * this replica or another, finds the row there and stops. Both chat channels
- * use it through `InteractionClaims`.
+ * use it through the chat ask (chat-ask.ts).
  */
 export interface InteractionClaim {
   readonly channel: string;
@@ -66,7 +80,7 @@ export interface InteractionClaim {
   readonly userHash: string | null;
   /** The normalised question (empty when the message held none). */
   readonly question: string;
-  /** The chat thread it was asked in (see ThreadQuestion); absent outside threads. */
+  /** The chat thread it was asked in (see ChatThread); absent outside threads. */
   readonly threadRef?: string | undefined;
 }
 
@@ -92,7 +106,7 @@ export interface ClaimClosing {
 }
 
 /** Inserts the pending row; returns its id, or null when the event was claimed before. */
-export async function claimInteraction(db: Db, claim: InteractionClaim): Promise<number | null> {
+async function claimInteraction(db: Db, claim: InteractionClaim): Promise<number | null> {
   const rows = await db
     .insert(interactions)
     .values({
@@ -109,8 +123,8 @@ export async function claimInteraction(db: Db, claim: InteractionClaim): Promise
   return rows[0]?.id ?? null;
 }
 
-/** Fills the claimed row with the decision (what the shared recorder would have written). */
-export async function completeInteraction(db: Db, id: number, decision: Decision, understood?: Understood): Promise<void> {
+/** Fills the claimed row with the decision (the columns `record` writes of a new row). */
+async function completeInteraction(db: Db, id: number, decision: Decision, understood?: Understood): Promise<void> {
   await db
     .update(interactions)
     .set({
@@ -125,7 +139,7 @@ export async function completeInteraction(db: Db, id: number, decision: Decision
 }
 
 /** Closes a claimed row that got no decision: the input was refused, or something failed. */
-export async function closeInteraction(db: Db, id: number, outcome: ClaimClosing): Promise<void> {
+async function closeInteraction(db: Db, id: number, outcome: ClaimClosing): Promise<void> {
   await db
     .update(interactions)
     .set({ status: outcome.status, answer: outcome.reply, traceId: outcome.traceId, latencyMs: outcome.latencyMs })

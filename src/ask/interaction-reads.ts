@@ -2,16 +2,7 @@ import { and, desc, eq, gt, ne } from 'drizzle-orm';
 
 import type { Db } from '../store/open-store.js';
 import { interactions } from '../store/schema.js';
-import type { Decision } from './decision.js';
-import {
-  claimInteraction,
-  closeInteraction,
-  completeInteraction,
-  type ClaimClosing,
-  type ClaimStatus,
-  type InteractionClaim,
-  type Understood,
-} from './record-interaction.js';
+import type { ClaimStatus } from './record-interaction.js';
 
 /** Where to look for a thread's earlier question. */
 export interface ThreadLookup {
@@ -23,24 +14,17 @@ export interface ThreadLookup {
   readonly withinMs?: number | undefined;
 }
 
-/** The claim operations a chat channel calls (it never sees the database). */
-export interface InteractionClaims {
-  /** Inserts the pending row; its id, or null when the event was claimed before. */
-  claim(claim: InteractionClaim): Promise<number | null>;
+/** What the chat ask reads of interaction rows (it writes them through the recorder only). */
+export interface InteractionReads {
   /** The row an earlier try of this event claimed (a retry after a crash answers into it), or null. */
   find(channel: string, eventId: string): Promise<number | null>;
-  /** Fills the claimed row with the decision (and, for a follow-up, the standalone question it judged). */
-  complete(id: number, decision: Decision, understood?: Understood): Promise<void>;
   /** The question the bot last answered or refused in a thread (as judged), or null when it has not replied there. */
   earlier(lookup: ThreadLookup): Promise<string | null>;
-  /** Closes a claimed row that got no decision. */
-  close(id: number, outcome: ClaimClosing): Promise<void>;
 }
 
-/** The production claims, on the interactions table. */
-export function createInteractionClaims(db: Db): InteractionClaims {
+/** The production reads, on the interactions table. */
+export function createInteractionReads(db: Db): InteractionReads {
   return {
-    claim: (claim) => claimInteraction(db, claim),
     async find(channel, eventId) {
       const [row] = await db
         .select({ id: interactions.id })
@@ -48,7 +32,6 @@ export function createInteractionClaims(db: Db): InteractionClaims {
         .where(and(eq(interactions.channel, channel), eq(interactions.eventId, eventId)));
       return row?.id ?? null;
     },
-    complete: (id, decision, understood) => completeInteraction(db, id, decision, understood),
     async earlier(lookup) {
       const [row] = await db
         .select({ question: interactions.question })
@@ -66,6 +49,5 @@ export function createInteractionClaims(db: Db): InteractionClaims {
         .limit(1);
       return row?.question ?? null;
     },
-    close: (id, outcome) => closeInteraction(db, id, outcome),
   };
 }
