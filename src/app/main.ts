@@ -2,6 +2,9 @@ import type { MetricReader } from '@opentelemetry/sdk-metrics';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 
 import { createAsk } from '../ask/ask-service.js';
+import { createChatAsk } from '../ask/chat-ask.js';
+import { createFollowUp } from '../ask/follow-up.js';
+import { createInteractionReads } from '../ask/interaction-reads.js';
 import { createInteractionRecorder, hashUserId } from '../ask/record-interaction.js';
 import type { Services } from '../ask/services.js';
 import type { Config } from '../config.js';
@@ -52,12 +55,16 @@ export async function buildCandor(config: Config, options: BuildOptions = {}): P
   });
   const recorder = createInteractionRecorder(store.db, config.telemetry.userHashSalt);
   const llm = config.llm ? createLlm(config.llm) : null;
-  const ask = createAsk({ config, indexes, recorder, log, llm });
+  const askDeps = { config, indexes, recorder, log, llm };
+  const ask = createAsk(askDeps);
+  const followUp = createFollowUp({ indexes, llm, log });
+  const chatAsk = createChatAsk({ ...askDeps, reads: createInteractionReads(store.db), followUp });
   return {
     config,
     store,
     indexes,
     ask,
+    chatAsk,
     llm,
     log,
     metrics: telemetry?.metrics ?? null,

@@ -1,52 +1,49 @@
-import type { Span } from '@opentelemetry/api';
-
-import type { Config } from '../config.js';
-import { formatCaveat, formatExtractiveAnswer, formatRefusal, nearbyTopics, usedFacts } from '../core/answer/format-answer.js';
-import { nearMisses } from '../core/answer/near-misses.js';
-import type { AnswerabilityModel } from '../core/gate/answerability-model.js';
 import { GATE_LAYER_NAMES } from '../core/gate/gate.js';
-import type { Verdict } from '../core/gate/types.js';
 import { normaliseQuestion } from '../core/text/normalise-question.js';
-import type { KnowledgeIndexCache } from '../kb/knowledge-index-cache.js';
 import type { KnowledgeIndex } from '../kb/knowledge-index.js';
 import { CandorError, describeError } from '../kernel/errors.js';
-import type { Log } from '../kernel/log.js';
-import { embedTexts } from '../llm/embed.js';
-import type { Llm } from '../llm/llm-client.js';
 import { ATTR, SPAN } from '../telemetry/attributes.js';
 import { instruments } from '../telemetry/instruments.js';
 import { withMetricKb } from '../telemetry/metric-context.js';
-import { recordError, withSpan, withSpanSync } from '../telemetry/with-span.js';
+import { recordError, withSpan } from '../telemetry/with-span.js';
 import type { AskRequest } from './ask-request.js';
-import { assessQuestion, type Assessment } from './assess-question.js';
-import { answerabilityView, evidenceView, round } from './decision-parts.js';
-import { groundingSupport, type Decided, type Decision } from './decision.js';
-import { GATE_MODEL } from './gate-model.js';
-import { generate } from './llm-answer.js';
+import { annotate } from './ask-span.js';
+import { decideAcross, readIndexes, unavailable, type DecideDeps, type DecideOptions } from './decide-across.js';
+import { round } from './decision-parts.js';
+import type { Decided, Decision } from './decision.js';
 import type { InteractionRecorder } from './record-interaction.js';
 
-export interface AskOptions {
-  /** External fact ids to treat as absent for this one ask (leave-one-out evaluation). */
-  readonly exclude?: readonly string[];
+export interface AskOptions extends DecideOptions {
   /** Store the interaction. Evaluation runs pass false so they do not pollute monitoring. @default true */
   readonly record?: boolean;
-  /** Hold the answerability score to this threshold instead of the configured one (calibration sweeps). */
-  readonly minAnswerability?: number;
 }
 
-export interface AskDeps {
-  readonly config: Pick<Config, 'ask' | 'gate' | 'kb' | 'telemetry'>;
-  /** The answerability model. @default the committed one (GATE_MODEL) */
-  readonly model?: AnswerabilityModel;
-  /** The model behind the gate; absent or null: extractive mode. */
-  readonly llm?: Llm | null;
-  readonly indexes: KnowledgeIndexCache;
+export interface AskDeps extends DecideDeps {
   readonly recorder: InteractionRecorder;
   readonly now?: () => number;
-  readonly log?: Log;
 }
 
 export type Ask = (request: AskRequest, options?: AskOptions) => Promise<Decision>;
+
+/** A gated ask before its row is written: what the writer of the row needs. */
+export interface Asked {
+  /** The whole decision, with what a refusal considered (the row keeps it; the reply does not). */
+  readonly decision: Decided;
+  readonly kbId: number | null;
+  readonly traceId: string;
+  readonly latencyMs: number;
+}
+
+/**
+ * The ask on a question its caller has already normalised (the one normalisation: `ask()` for a one-off ask, the
+ * chat ask for a chat event). `write` stores the interaction row inside the ask's span; absent: no row here.
+ */
+export type GatedAsk = (
+  request: AskRequest,
+  question: string,
+  options?: DecideOptions,
+  write?: (asked: Asked) => Promise<number | null>,
+) => Promise<Decision>;
 
 /**
  * The one ask path every channel uses: normalise, retrieve, hard gate, answer
@@ -54,25 +51,35 @@ export type Ask = (request: AskRequest, options?: AskOptions) => Promise<Decisio
  * Throws CandorError only for the caller's mistakes (bad question, unknown KB).
  */
 export function createAsk(deps: AskDeps): Ask {
+  const gated = createGatedAsk(deps);
+  return async (request, options = {}) => {
+    const cleaned = normaliseQuestion(request.question, deps.config.ask.maxQuestionChars);
+    if (!cleaned.ok) throw new CandorError('input_invalid', cleaned.message, { status: 400 });
+    const record = (asked: Asked) =>
+      deps.recorder.record(request, cleaned.text, asked.decision, asked.kbId, asked.traceId, asked.latencyMs);
+    return gated(request, cleaned.text, options, options.record === false ? undefined : record);
+  };
+}
+
+/** Retrieve, gate, answer or refuse, trace and count; the row is the caller's `write`. */
+export function createGatedAsk(deps: Omit<AskDeps, 'recorder'>): GatedAsk {
   const now = deps.now ?? (() => performance.now());
 
-  return async (request, options = {}) => {
+  return async (request, question, options = {}, write) => {
     const started = now();
     const kbNames = request.kbs && request.kbs.length > 0 ? [...new Set(request.kbs)] : [request.kb ?? deps.config.kb.defaultName];
     const kbName = kbNames.join('+');
-    const cleaned = normaliseQuestion(request.question, deps.config.ask.maxQuestionChars);
-    if (!cleaned.ok) throw new CandorError('input_invalid', cleaned.message, { status: 400 });
 
     return withSpan(SPAN.ask, { [ATTR.channel]: request.channel, [ATTR.kbName]: kbName }, async (span) => {
-      span.setAttribute(ATTR.questionLength, cleaned.text.length);
-      if (deps.config.telemetry.traceContent) span.setAttribute(ATTR.question, cleaned.text);
+      span.setAttribute(ATTR.questionLength, question.length);
+      if (deps.config.telemetry.traceContent) span.setAttribute(ATTR.question, question);
       const traceId = span.spanContext().traceId;
       let decision: Decided;
       let index: KnowledgeIndex | undefined;
       try {
         const indexes = await readIndexes(deps, kbNames);
         index = indexes[0];
-        ({ decision, index } = await withMetricKb(kbName, () => decideAcross(indexes, cleaned.text, options, deps)));
+        ({ decision, index } = await withMetricKb(kbName, () => decideAcross(indexes, question, options, deps)));
         if (deps.llm && decision.decision === 'abstain' && isHardLayer(decision.reasons[0]?.layer)) {
           instruments.llmCallsAvoided().add(1, { channel: request.channel, kb: decision.kb.name });
           span.setAttribute(ATTR.llmCallAvoided, true);
@@ -86,16 +93,14 @@ export function createAsk(deps: AskDeps): Ask {
       }
       const latencyMs = round(now() - started);
       annotate(span, decision);
-      let interactionId: number | null = null;
-      if (options.record !== false) {
-        interactionId = await withSpan(SPAN.record, {}, () =>
-          deps.recorder.record(request, cleaned.text, decision, index?.kbId ?? null, traceId, latencyMs),
-        ).catch((error: unknown) => {
-          // Losing the row must not lose the reply; the span and the log carry the error.
-          deps.log?.('error', 'could not record interaction', { error: describeError(error), traceId });
-          return null;
-        });
-      }
+      const asked: Asked = { decision, kbId: index?.kbId ?? null, traceId, latencyMs };
+      const interactionId = write
+        ? await withSpan(SPAN.record, {}, () => write(asked)).catch((error: unknown) => {
+            // Losing the row must not lose the reply; the span and the log carry the error.
+            deps.log?.('error', 'could not record interaction', { error: describeError(error), traceId });
+            return null;
+          })
+        : null;
       const reason = decision.decision === 'abstain' ? (decision.reasons[0]?.code ?? 'unknown') : 'none';
       const kb = decision.kb.name;
       instruments.asks().add(1, { decision: decision.decision, reason, confidence: decision.confidence, channel: request.channel, kb });
@@ -103,156 +108,6 @@ export function createAsk(deps: AskDeps): Ask {
       return { ...withoutConsidered(decision), traceId, latencyMs, interactionId };
     });
   };
-}
-
-/**
- * The indexes of the KBs asked. One KB that does not exist is the caller's mistake (kb_not_found); of several,
- * the missing ones are skipped with a warning so long as one remains (start-up checks the mapping).
- */
-async function readIndexes(deps: AskDeps, names: readonly string[]): Promise<KnowledgeIndex[]> {
-  if (names.length === 1) return [await deps.indexes.get(names[0] as string)];
-  const found: KnowledgeIndex[] = [];
-  let missing: unknown;
-  for (const name of names) {
-    try {
-      found.push(await deps.indexes.get(name));
-    } catch (error) {
-      if (!(error instanceof CandorError && error.code === 'kb_not_found')) throw error;
-      missing = error;
-      deps.log?.('warn', 'a knowledge base of a channel is missing; asking the others', { kb: name });
-    }
-  }
-  if (found.length === 0) throw missing;
-  return found;
-}
-
-/**
- * One KB: its gate decides. Several: each is gated on its own (one retrieval and one score per KB), and the
- * KB whose answerability clears its own threshold by the widest margin decides — scores are calibrated
- * probabilities, comparable across KBs where raw retrieval scores are not. Only that KB is answered from (one
- * model call at most), and its citations carry its name.
- */
-async function decideAcross(
-  indexes: readonly KnowledgeIndex[],
-  question: string,
-  options: AskOptions,
-  deps: AskDeps,
-): Promise<{ decision: Decided; index: KnowledgeIndex }> {
-  const queryVector = await embedQuestion(deps, indexes, question);
-  const assessed = indexes.map((index) => ({ index, assessed: assess(index, question, options, deps, queryVector) }));
-  const margin = (a: Assessment) => a.gate.answerability.score - a.input.settings.minAnswerability;
-  const passing = assessed.filter((a) => a.assessed.gate.pass);
-  const pool = passing.length > 0 ? passing : assessed;
-  const best = pool.reduce((a, b) => (margin(b.assessed) > margin(a.assessed) ? b : a));
-  // Of several KBs, the one answering pays for the answer (its model calls' cost carries its name).
-  const decision = await withMetricKb(best.index.name, () => finish(best.index, best.assessed, deps));
-  if (indexes.length === 1) return { decision, index: best.index };
-  const named = decision.evidence.map((e) => ({ ...e, kb: best.index.name }));
-  return { decision: { ...decision, evidence: named } as Decided, index: best.index };
-}
-
-function assess(
-  index: KnowledgeIndex,
-  question: string,
-  options: AskOptions,
-  deps: AskDeps,
-  queryVector: Float32Array | undefined,
-): Assessment {
-  const config = deps.config;
-  const exclude = index.resolveExternalIds(options.exclude ?? []).keys;
-  const vector = index.hasVectors ? queryVector : undefined;
-  return assessQuestion(index, question, {
-    config,
-    model: deps.model ?? GATE_MODEL,
-    exclude,
-    queryVector: vector,
-    ...(options.minAnswerability === undefined ? {} : { minAnswerability: options.minAnswerability }),
-    retrieveHook: (retrieve) =>
-      withSpanSync(
-        SPAN.retrieve,
-        { [ATTR.topK]: config.ask.topK, [ATTR.excluded]: exclude.size, [ATTR.vector]: vector !== undefined, [ATTR.kbName]: index.name },
-        (span) => {
-          const hits = retrieve();
-          span.setAttribute(ATTR.hits, hits.length);
-          return hits;
-        },
-      ),
-    layerHook: (name, run) =>
-      withSpanSync(SPAN.gateLayer(name), {}, (span) => {
-        const verdict = run();
-        span.setAttributes({ [ATTR.layer]: verdict.layer, [ATTR.layerPass]: verdict.pass });
-        if (verdict.code) span.setAttribute(ATTR.reason, verdict.code);
-        if (verdict.score !== undefined) span.setAttribute(ATTR.layerScore, verdict.score);
-        if (verdict.threshold !== undefined) span.setAttribute(ATTR.layerThreshold, verdict.threshold);
-        return verdict;
-      }),
-  });
-}
-
-async function finish(index: KnowledgeIndex, assessed: Assessment, deps: AskDeps): Promise<Decided> {
-  const config = deps.config;
-  const { gate, ranked } = assessed;
-  const kb = { name: index.name, version: index.version };
-  const answerability = answerabilityView(gate, assessed.thresholdSource);
-  if (!gate.pass) {
-    const deciding = gate.verdicts[0] as Verdict;
-    const topics = nearbyTopics(ranked, assessed.input.question);
-    return {
-      decision: 'abstain',
-      answer: null,
-      reasons: gate.verdicts,
-      evidence: [],
-      nearbyTopics: topics,
-      refusal: formatRefusal(deciding, topics),
-      kb,
-      answerability,
-      confidence: 'low',
-      caveat: null,
-      considered: nearMisses(assessed.input),
-    };
-  }
-  if (deps.llm) {
-    const generated = await generate(deps.llm, assessed.input.question, ranked, gate.verdicts, kb, config.telemetry.traceContent);
-    // The model's answer keeps the gate's confidence: a medium-band question stays caveated whoever words the answer.
-    if (generated.decision === 'answer' && gate.confidence === 'medium')
-      return { ...generated, answerability, confidence: 'medium', caveat: formatCaveat(gate.doubts) };
-    // A model's refusal keeps what it was shown, as a gate refusal does (the console's "nearly answered").
-    if (generated.decision === 'abstain') return { ...generated, answerability, considered: nearMisses(assessed.input) };
-    return { ...generated, answerability };
-  }
-  // The reply's sources are the facts it states, not every fact retrieval ranked near them.
-  const candidates = assessed.cited();
-  const cited = usedFacts(candidates, assessed.input.question);
-  const related = candidates.filter((fact) => !cited.includes(fact));
-  const answer = withSpanSync(SPAN.answer, {}, () => formatExtractiveAnswer(cited, assessed.input.question));
-  return {
-    decision: 'answer',
-    answer,
-    reasons: gate.verdicts,
-    evidence: cited.map(evidenceView),
-    ...(related.length > 0 ? { related: related.map(evidenceView) } : {}),
-    nearbyTopics: [],
-    refusal: null,
-    kb,
-    answerability,
-    confidence: gate.confidence,
-    caveat: gate.confidence === 'medium' ? formatCaveat(gate.doubts) : null,
-  };
-}
-
-/**
- * The question's embedding when the KB has fact embeddings. A failure here
- * costs only the vector half of retrieval: the lexical half still answers.
- */
-async function embedQuestion(deps: AskDeps, indexes: readonly KnowledgeIndex[], question: string): Promise<Float32Array | undefined> {
-  if (!deps.llm?.embeddingModel || !indexes.some((i) => i.hasVectors)) return undefined;
-  try {
-    const [vector] = await embedTexts(deps.llm, [question]);
-    return vector;
-  } catch (error) {
-    deps.log?.('warn', 'question embedding failed; retrieving lexically', { error: describeError(error) });
-    return undefined;
-  }
 }
 
 /** The reply leaves out the facts a refusal considered: the interaction row keeps them (the ask's JSON contract is unchanged). */
@@ -264,43 +119,4 @@ function withoutConsidered(decision: Decided): Decided {
 
 function isHardLayer(layer: string | undefined): boolean {
   return (GATE_LAYER_NAMES as readonly string[]).includes(layer ?? '');
-}
-
-function unavailable(kbName: string, version: number): Decided {
-  const verdict: Verdict = { layer: 'system', pass: false, code: 'unavailable', detail: 'the knowledge base could not be read' };
-  return {
-    decision: 'abstain',
-    answer: null,
-    reasons: [verdict],
-    evidence: [],
-    nearbyTopics: [],
-    refusal: formatRefusal(verdict, []),
-    kb: { name: kbName, version },
-    confidence: 'low',
-    caveat: null,
-  };
-}
-
-function annotate(span: Span, decision: Decided): void {
-  const top = decision.answerability?.features.relevance;
-  const support = groundingSupport(decision);
-  const a = decision.answerability;
-  span.setAttributes({
-    ...(a
-      ? {
-          [ATTR.answerability]: a.score,
-          [ATTR.answerabilityThreshold]: a.threshold,
-          [ATTR.answerabilityThresholdSource]: a.thresholdSource,
-          [ATTR.gateModel]: a.model,
-        }
-      : {}),
-    ...Object.fromEntries(Object.entries(a?.features ?? {}).map(([name, value]) => [ATTR.answerabilityFeature(name), value])),
-    [ATTR.decision]: decision.decision,
-    [ATTR.confidence]: decision.confidence,
-    ...(support === null ? {} : { [ATTR.groundingSupport]: support }),
-    [ATTR.evidenceCount]: decision.evidence.length,
-    [ATTR.kbVersion]: decision.kb.version,
-    ...(top === undefined ? {} : { [ATTR.topScore]: top }),
-    ...(decision.decision === 'abstain' ? { [ATTR.reason]: decision.reasons[0]?.code ?? 'unknown' } : {}),
-  });
 }

@@ -1,14 +1,19 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'drizzle-orm';
-import type { PgInsertValue } from 'drizzle-orm/pg-core';
+import { eq, sql } from 'drizzle-orm';
 
 import { createGroupCommit, type GroupCommitOptions } from '../store/group-commit.js';
 import type { Db } from '../store/open-store.js';
-import { interactions } from '../store/schema.js';
+import { interactions, knowledgeBases } from '../store/schema.js';
 import type { AskRequest } from './ask-request.js';
-import { groundingSupport, type Decided } from './decision.js';
+import type { Decided, Decision } from './decision.js';
+import { decisionColumns, insertInteractions, type InteractionRow, type Statements } from './interaction-rows.js';
 
+/**
+ * The one writer of interaction rows, used by the ask path only (src/ask): `ask()` records a new row per ask;
+ * a chat event's row is claimed first and then completed or closed by the chat ask (chat-ask.ts).
+ */
 export interface InteractionRecorder {
+  /** Inserts a decided row; its id, or null when its event was recorded before. */
   record(
     request: AskRequest,
     question: string,
@@ -17,26 +22,12 @@ export interface InteractionRecorder {
     traceId: string,
     latencyMs: number,
   ): Promise<number | null>;
-}
-
-/** The columns of an interaction row that describe its decision (shared by every writer of the row). */
-export function decisionColumns(decision: Decided) {
-  const deciding = decision.decision === 'abstain' ? decision.reasons[0] : undefined;
-  return {
-    kbVersion: decision.kb.version,
-    decision: decision.decision,
-    reason: deciding?.code ?? null,
-    confidence: decision.confidence,
-    groundingSupport: groundingSupport(decision),
-    answer: decision.answer ?? decision.refusal,
-    verdicts: decision.reasons,
-    evidence: decision.evidence,
-    considered: decision.decision === 'abstain' ? (decision.considered ?? null) : null,
-    topScore: decision.answerability?.features.relevance ?? null,
-    answerability: decision.answerability ?? null,
-    model: decision.generation?.model ?? null,
-    promptVersion: decision.generation?.prompt ?? null,
-  };
+  /** Inserts a chat event's pending row; its id, or null when the event was claimed before. */
+  claim(claim: InteractionClaim): Promise<number | null>;
+  /** Fills a claimed row with the decision (and, for a follow-up, the standalone question it judged). */
+  complete(id: number, decision: Decision, understood?: Understood): Promise<void>;
+  /** Closes a claimed row that got no decision: the input was refused, or something failed. */
+  close(id: number, outcome: ClaimClosing): Promise<void>;
 }
 
 /** Hashes user ids so that the store and telemetry never hold them in the clear. */
@@ -45,7 +36,7 @@ export function hashUserId(userId: string, salt: string): string {
 }
 
 /**
- * Writes one row per ask. With an event id the write is idempotent: a retried
+ * `record` writes one row per ask. With an event id the write is idempotent: a retried
  * delivery of the same event finds the row already there and returns null.
  * Concurrent asks share one multi-row insert (group commit); each resolves
  * only once its own row is stored.
@@ -68,82 +59,89 @@ export function createInteractionRecorder(db: Db, salt: string, options: GroupCo
         latencyMs,
       });
     },
+    claim: (claim) => claimInteraction(db, claim),
+    complete: (id, decision, understood) => completeInteraction(db, id, decision, understood),
+    close: (id, outcome) => closeInteraction(db, id, outcome),
   };
 }
 
-type InteractionRow = {
-  channel: string;
-  eventId: string | null;
-  conversationRef: string | null;
-  userHash: string | null;
-  kbId: number | null;
-  question: string;
-  status: 'done';
-  traceId: string;
-  latencyMs: number;
-} & ReturnType<typeof decisionColumns>;
-
-/** One prepared insert per batch size, built on first use: no query building per ask. */
-interface Statements {
-  readonly db: Db;
-  readonly bySize: Map<number, ReturnType<typeof prepareInsert>>;
-}
-
-function prepareInsert(db: Db, columns: readonly (keyof InteractionRow)[], size: number) {
-  const values = Array.from(
-    { length: size },
-    (_, i) => Object.fromEntries(columns.map((c) => [c, sql.placeholder(`${c}${i}`)])) as PgInsertValue<typeof interactions>,
-  );
-  return db
-    .insert(interactions)
-    .values(values)
-    .onConflictDoNothing()
-    .returning({ id: interactions.id, channel: interactions.channel, eventId: interactions.eventId })
-    .prepare(`record_interactions_${size}`);
-}
-
-const eventKey = (channel: string, eventId: string) => `${channel}\u0000${eventId}`;
-
 /**
- * Inserts the batch in one statement; per row, its id, or null when its event was recorded before (by an earlier
- * ask, or by a row before it in this batch). Rows come back keyed by event, since a skipped conflict returns
- * nothing; rows without an event id cannot conflict (NULLs are distinct in the unique index), and come back in
- * the order of their ids, which PostgreSQL draws from the sequence in the order of the VALUES list.
+ * Claim-first idempotency for chat channels, on the interactions table's
+ * unique (channel, event_id) index: the first delivery of an event inserts a
+ * `pending` row *before* anything is asked or posted; every other delivery, on
+ * this replica or another, finds the row there and stops. Both chat channels
+ * use it through the chat ask (chat-ask.ts).
  */
-async function insertInteractions(statements: Statements, batch: readonly InteractionRow[]): Promise<(number | null)[]> {
-  const seen = new Set<string>();
-  const unique = batch.filter((row) => {
-    if (row.eventId === null) return true;
-    const key = eventKey(row.channel, row.eventId);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-  const columns = Object.keys(unique[0] as InteractionRow) as (keyof InteractionRow)[];
-  let insert = statements.bySize.get(unique.length);
-  if (!insert) statements.bySize.set(unique.length, (insert = prepareInsert(statements.db, columns, unique.length)));
-  const params: Record<string, unknown> = {};
-  unique.forEach((row, i) => {
-    for (const c of columns) params[`${c}${i}`] = row[c];
-  });
-  const stored = await insert.execute(params);
+export interface InteractionClaim {
+  readonly channel: string;
+  readonly eventId: string;
+  readonly conversationRef: string;
+  /** Already hashed (see hashUserId); never the raw user id. */
+  readonly userHash: string | null;
+  /** The normalised question (empty when the message held none). */
+  readonly question: string;
+  /** The chat thread it was asked in (see ChatThread); absent outside threads. */
+  readonly threadRef?: string | undefined;
+}
 
-  const byEvent = new Map<string, number>();
-  const plain: number[] = [];
-  for (const r of stored) {
-    if (r.eventId === null) plain.push(r.id);
-    else byEvent.set(eventKey(r.channel, r.eventId), r.id);
-  }
-  plain.sort((a, b) => a - b);
-  const expected = unique.filter((row) => row.eventId === null).length;
-  if (plain.length !== expected)
-    throw new Error(`the interactions insert returned ${plain.length} rows without an event id, not ${expected}`);
-  let next = 0;
-  return batch.map((row) => {
-    if (row.eventId === null) return plain[next++] as number;
-    const key = eventKey(row.channel, row.eventId);
-    // A duplicate within the batch: the first of them owns the row, as if they had come one after another.
-    if (!seen.delete(key)) return null;
-    return byEvent.get(key) ?? null;
-  });
+/** A follow-up read with its thread: what the gate judged, made of what was typed. */
+export interface Understood {
+  /** The standalone question the gate judged. */
+  readonly question: string;
+  /** What the person typed. */
+  readonly typed: string;
+  /** 'rewritten' by the model, or 'borrowed' the thread's topic words. */
+  readonly by: 'rewritten' | 'borrowed';
+}
+
+/** Row states this module writes; `done` rows carry a decision. */
+export type ClaimStatus = 'pending' | 'done' | 'rejected' | 'failed';
+
+/** How a claimed row that got no decision ends: the input was refused, or something failed. */
+export interface ClaimClosing {
+  readonly status: 'rejected' | 'failed';
+  readonly reply: string;
+  readonly traceId: string;
+  readonly latencyMs: number;
+}
+
+/** Inserts the pending row; returns its id, or null when the event was claimed before. */
+async function claimInteraction(db: Db, claim: InteractionClaim): Promise<number | null> {
+  const rows = await db
+    .insert(interactions)
+    .values({
+      channel: claim.channel,
+      eventId: claim.eventId,
+      conversationRef: claim.conversationRef,
+      userHash: claim.userHash,
+      question: claim.question,
+      threadRef: claim.threadRef ?? null,
+      status: 'pending' satisfies ClaimStatus,
+    })
+    .onConflictDoNothing()
+    .returning({ id: interactions.id });
+  return rows[0]?.id ?? null;
+}
+
+/** Fills the claimed row with the decision (the columns `record` writes of a new row). */
+async function completeInteraction(db: Db, id: number, decision: Decision, understood?: Understood): Promise<void> {
+  await db
+    .update(interactions)
+    .set({
+      status: 'done' satisfies ClaimStatus,
+      kbId: sql`(select ${knowledgeBases.id} from ${knowledgeBases} where ${knowledgeBases.name} = ${decision.kb.name})`,
+      ...decisionColumns(decision),
+      traceId: decision.traceId,
+      latencyMs: decision.latencyMs,
+      ...(understood ? { question: understood.question, typedQuestion: understood.typed, understoodBy: understood.by } : {}),
+    })
+    .where(eq(interactions.id, id));
+}
+
+/** Closes a claimed row that got no decision: the input was refused, or something failed. */
+async function closeInteraction(db: Db, id: number, outcome: ClaimClosing): Promise<void> {
+  await db
+    .update(interactions)
+    .set({ status: outcome.status, answer: outcome.reply, traceId: outcome.traceId, latencyMs: outcome.latencyMs })
+    .where(eq(interactions.id, id));
 }

@@ -5,6 +5,7 @@ import type { Llm } from '../llm/llm-client.js';
 import type { Store } from '../store/open-store.js';
 import type { Telemetry } from '../telemetry/setup-telemetry.js';
 import type { Ask } from './ask-service.js';
+import type { ChatAsk } from './chat-ask.js';
 
 /**
  * The services the composition root (src/app/main.ts) builds. A command or a job
@@ -16,6 +17,8 @@ export interface Services {
   readonly store: Store;
   readonly indexes: KnowledgeIndexCache;
   readonly ask: Ask;
+  /** The ask of a chat event (Slack, Teams): the one writer of its claimed interaction row. */
+  readonly chatAsk: ChatAsk;
   /** The configured model, or null in extractive mode. */
   readonly llm: Llm | null;
   readonly log: Log;

@@ -1,9 +1,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 
 import { storableJson, storableText } from '../core/text/storable-text.js';
-import type { Store } from '../store/open-store.js';
+import { createGroupCommit } from '../store/group-commit.js';
+import type { Db, Store } from '../store/open-store.js';
 import { inbox } from '../store/schema.js';
-import { createBatchWriter } from './batch-writer.js';
 
 /** A question as a chat channel stores it on receipt. */
 export interface InboxEntry {
@@ -41,43 +41,13 @@ export interface Inbox {
   recoverAll(): Promise<number>;
 }
 
-/** The production inbox on the `inbox` table; writes are group-committed. */
+/** The production inbox on the `inbox` table; puts are group-committed (see createGroupCommit for a failed batch). */
 export function createInbox(store: Pick<Store, 'db'>): Inbox {
   const { db } = store;
-  const writer = createBatchWriter<InboxEntry>(async (entries) => {
-    const batch = entries.map((e) => ({
-      channel: storableText(e.channel),
-      eventId: storableText(e.eventId),
-      payload: storableJson(e.payload),
-    }));
-    const rows = await db.insert(inbox).values(batch).onConflictDoNothing().returning({ channel: inbox.channel, eventId: inbox.eventId });
-    const fresh = new Set(rows.map((r) => `${r.channel}\u0000${r.eventId}`));
-    // The same event twice in one batch: only its first occurrence is new.
-    const seen = new Set<string>();
-    return batch.map((e) => {
-      const key = `${e.channel}\u0000${e.eventId}`;
-      const isNew = fresh.has(key) && !seen.has(key);
-      seen.add(key);
-      return isNew;
-    });
-  });
+  const puts = createGroupCommit((entries: readonly InboxEntry[]) => insertEntries(db, entries), { maxBatch: 500 });
   return {
-    put: (entry) => writer.put(entry),
-    async claim(channel, owner, limit, leaseMs) {
-      if (limit <= 0) return [];
-      const result = (await db.execute(sql`
-        update ${inbox} set status = 'claimed', lease_owner = ${owner},
-          lease_until = now() + (${leaseMs}::int * interval '1 millisecond'), attempts = attempts + 1
-        where id in (
-          select id from ${inbox}
-          where channel = ${channel} and (status = 'pending' or (status = 'claimed' and lease_until < now()))
-          order by id limit ${limit}
-          for update skip locked)
-        returning id, channel, event_id as "eventId", payload, attempts, posted_ref as "postedRef"`)) as unknown as {
-        rows: ClaimedEntry[];
-      };
-      return result.rows.map((r) => ({ ...r, id: Number(r.id) })).sort((a, b) => a.id - b.id);
-    },
+    put: (entry) => puts.submit(entry),
+    claim: (channel, owner, limit, leaseMs) => claimOpenRows(db, channel, owner, limit, leaseMs),
     async extend(ids, owner, leaseMs) {
       if (ids.length === 0) return;
       await db
@@ -124,4 +94,40 @@ export function createInbox(store: Pick<Store, 'db'>): Inbox {
       return rows.length;
     },
   };
+}
+
+/** Inserts a batch of entries in one statement; per entry, whether it is new (false: its event was stored before). */
+async function insertEntries(db: Db, entries: readonly InboxEntry[]): Promise<boolean[]> {
+  const batch = entries.map((e) => ({
+    channel: storableText(e.channel),
+    eventId: storableText(e.eventId),
+    payload: storableJson(e.payload),
+  }));
+  const rows = await db.insert(inbox).values(batch).onConflictDoNothing().returning({ channel: inbox.channel, eventId: inbox.eventId });
+  const fresh = new Set(rows.map((r) => `${r.channel}\u0000${r.eventId}`));
+  // The same event twice in one batch: only its first occurrence is new.
+  const seen = new Set<string>();
+  return batch.map((e) => {
+    const key = `${e.channel}\u0000${e.eventId}`;
+    const isNew = fresh.has(key) && !seen.has(key);
+    seen.add(key);
+    return isNew;
+  });
+}
+
+/** Takes up to `limit` open rows of a channel under a lease, oldest first; `skip locked` keeps two workers apart. */
+async function claimOpenRows(db: Db, channel: string, owner: string, limit: number, leaseMs: number): Promise<ClaimedEntry[]> {
+  if (limit <= 0) return [];
+  const result = (await db.execute(sql`
+    update ${inbox} set status = 'claimed', lease_owner = ${owner},
+      lease_until = now() + (${leaseMs}::int * interval '1 millisecond'), attempts = attempts + 1
+    where id in (
+      select id from ${inbox}
+      where channel = ${channel} and (status = 'pending' or (status = 'claimed' and lease_until < now()))
+      order by id limit ${limit}
+      for update skip locked)
+    returning id, channel, event_id as "eventId", payload, attempts, posted_ref as "postedRef"`)) as unknown as {
+    rows: ClaimedEntry[];
+  };
+  return result.rows.map((r) => ({ ...r, id: Number(r.id) })).sort((a, b) => a.id - b.id);
 }

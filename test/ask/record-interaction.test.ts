@@ -2,7 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Ask } from '../../src/ask/ask-service.js';
-import type { Decision } from '../../src/ask/decision.js';
+import type { Decided, Decision } from '../../src/ask/decision.js';
 import { createInteractionRecorder } from '../../src/ask/record-interaction.js';
 import { apiRoutes } from '../../src/channels/http/api-routes.js';
 import { startHttpServer, type RunningServer } from '../../src/channels/http/http-server.js';
@@ -140,5 +140,21 @@ describe.each(DRIVERS)('recording interactions under concurrent asks (%s)', (dri
     const stored = new Map((await rowsWithIds(batch.filter((id): id is number => id !== null))).map((r) => [r.id, r]));
     expect([1, 2, 4, 5].map((i) => stored.get(batch[i] as number)?.traceId)).toEqual(['t1', 't2', 't4', 't5']);
     expect(stored.get(batch[2] as number)).toMatchObject({ eventId: 'E-new', userHash: expect.stringMatching(/^[0-9a-f]{32}$/) });
+  });
+
+  it('stores the rest of a batch when the database refuses one of its rows: only that ask loses its row', async () => {
+    const recorder = createInteractionRecorder(handle.store.db, 'salt');
+    const decision = await ask({ question: QUESTIONS[0] as string, channel: 'test' }, { record: false });
+    // kb_version is an integer column: 2^31 is out of its range (22003), so PostgreSQL refuses that row's insert.
+    const refused = { ...decision, kb: { ...decision.kb, version: 2 ** 31 } };
+    const record = (d: Decided, traceId: string) =>
+      recorder.record({ question: QUESTIONS[0] as string, channel: 'test' }, 'q', d, null, traceId, 1);
+    // Submitted in one turn, so they share one statement, which fails as a whole.
+    const outcomes = await Promise.allSettled([record(decision, 'ok-1'), record(refused, 'bad'), record(decision, 'ok-2')]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const ids = outcomes.flatMap((o) => (o.status === 'fulfilled' && o.value !== null ? [o.value] : []));
+    expect((await rowsWithIds(ids)).map((r) => r.traceId).sort()).toEqual(['ok-1', 'ok-2']);
+    const bad = await handle.store.db.select().from(interactions).where(eq(interactions.traceId, 'bad'));
+    expect(bad).toEqual([]);
   });
 });

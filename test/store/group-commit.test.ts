@@ -70,30 +70,69 @@ describe('createGroupCommit', () => {
     ]);
   });
 
-  it("rejects only the failed batch's callers, and goes on with the next batch", async () => {
+  it('writes a failed batch again item by item: the item the database refuses fails alone, its neighbours are stored', async () => {
+    const batches: number[][] = [];
+    const writer = createGroupCommit(async (batch: readonly number[]) => {
+      batches.push([...batch]);
+      if (batch.includes(13)) throw new Error('22003: value out of range');
+      return batch.map((n) => n * 10);
+    });
+    const outcomes = await Promise.allSettled([11, 12, 13, 14].map((n) => writer.submit(n)));
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : (o.reason as Error).message))).toEqual([
+      110,
+      120,
+      '22003: value out of range',
+      140,
+    ]);
+    expect(batches).toEqual([[11, 12, 13, 14], [11], [12], [13], [14]]);
+  });
+
+  it('gives every caller of a failed batch the error when every write fails (database down), and goes on after', async () => {
+    let down = true;
+    const writer = createGroupCommit(async (batch: readonly number[]) => {
+      if (down) throw new Error('connection refused');
+      return batch.map((n) => n);
+    });
+    // Settled outcomes, so the rejections are handled as they happen.
+    const failing = await Promise.allSettled([writer.submit(1), writer.submit(2), writer.submit(3)]);
+    expect(failing.map((f) => f.status === 'rejected' && (f.reason as Error).message)).toEqual([
+      'connection refused',
+      'connection refused',
+      'connection refused',
+    ]);
+    down = false;
+    await expect(Promise.all([writer.submit(4), writer.submit(5)])).resolves.toEqual([4, 5]);
+  });
+
+  it('keeps the batches after a failed one in order, each written once', async () => {
     const { calls, write } = manualWrites((n: number) => n);
     const writer = createGroupCommit(write);
     const first = writer.submit(1);
     await turn();
-    // Settled outcomes, so the rejections are handled as they happen.
     const failing = Promise.allSettled([writer.submit(2), writer.submit(3)]);
     calls[0]?.finish();
     await turn();
     const after = writer.submit(4);
     calls[1]?.fail(new Error('disk full'));
     await turn();
-    calls[2]?.finish();
+    // The failed batch's items are written again, one at a time, before the next batch.
+    expect(calls.map((c) => c.batch)).toEqual([[1], [2, 3], [2]]);
+    calls[2]?.fail(new Error('disk full'));
+    await turn();
+    calls[3]?.finish();
+    await turn();
+    calls[4]?.finish();
     await expect(first).resolves.toBe(1);
-    expect((await failing).map((f) => f.status === 'rejected' && (f.reason as Error).message)).toEqual(['disk full', 'disk full']);
+    expect((await failing).map((f) => (f.status === 'fulfilled' ? f.value : (f.reason as Error).message))).toEqual(['disk full', 3]);
     await expect(after).resolves.toBe(4);
-    expect(calls.map((c) => c.batch)).toEqual([[1], [2, 3], [4]]);
+    expect(calls.map((c) => c.batch)).toEqual([[1], [2, 3], [2], [3], [4]]);
   });
 
-  it('rejects the batch when the write returns a result count other than its size, or throws synchronously', async () => {
+  it('rejects an item whose write returns a result count other than its size, or throws synchronously', async () => {
     const short = createGroupCommit(async (batch: readonly number[]) => batch.slice(1));
     const outcomes = await Promise.allSettled([short.submit(1), short.submit(2)]);
     for (const o of outcomes)
-      expect(o).toMatchObject({ status: 'rejected', reason: { message: 'a group write returned 1 results for 2 items' } });
+      expect(o).toMatchObject({ status: 'rejected', reason: { message: 'a group write returned 0 results for 1 items' } });
     const throwing = createGroupCommit((): Promise<number[]> => {
       throw new Error('no connection');
     });

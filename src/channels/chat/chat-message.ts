@@ -1,4 +1,4 @@
-import type { Decision } from '../../ask/decision.js';
+import type { ChatQuestion, ChatReply, ChatThread } from '../../ask/chat-ask.js';
 
 /** One question as a chat channel received it, before normalisation. */
 export interface InboundQuestion {
@@ -13,35 +13,14 @@ export interface InboundQuestion {
 }
 
 /** What the channel has to render: a decision, or a plain message about the input. */
-export type Reply = { readonly kind: 'decision'; readonly decision: Decision } | { readonly kind: 'problem'; readonly message: string };
+export type Reply = ChatReply;
 
 /** A question as the inbox keeps it: the user id already hashed (the inbox never holds a raw one). */
-export interface QueuedQuestion {
+export interface QueuedQuestion extends ChatQuestion {
   readonly channel: InboundQuestion['channel'];
-  readonly eventId: string;
-  readonly conversationRef: string;
-  readonly userHash: string | null;
-  readonly text: string;
-  /** The knowledge bases that answer where it was asked (CANDOR_CHANNELS); absent: the default. */
-  readonly kbs?: readonly string[] | undefined;
-  /** The thread it was asked in: a follow-up there is read with the thread's earlier question. */
-  readonly thread?: QueuedThread | undefined;
 }
 
-export interface QueuedThread {
-  readonly ref: string;
-  /** A message read without a mention: a question only as a follow-up in a thread the bot replied in. */
-  readonly requireEarlier: boolean;
-  /** Only an earlier question this recent counts (a direct message's running conversation). */
-  readonly withinMs?: number | undefined;
-}
+export type QueuedThread = ChatThread;
 
 /** How long a direct message's earlier question stays the context of the next one. */
 export const DIRECT_FOLLOW_UP_MS = 10 * 60_000;
-
-/** Reads a follow-up with the thread's earlier question: the question the gate should judge. */
-export type FollowUp = (input: {
-  readonly previous: string;
-  readonly followUp: string;
-  readonly kbs: readonly string[];
-}) => Promise<{ readonly question: string; readonly method: 'as_asked' | 'rewritten' | 'borrowed' }>;

@@ -1,5 +1,4 @@
-import type { Ask } from '../../ask/ask-service.js';
-import type { InteractionClaims } from '../../ask/interaction-claims.js';
+import type { ChatAsk } from '../../ask/chat-ask.js';
 import type { StatusQuery } from '../../ask/status-report.js';
 import type { Config } from '../../config.js';
 import type { FeedbackService } from '../../feedback/feedback-service.js';
@@ -8,7 +7,6 @@ import type { Inbox } from '../../inbox/inbox-store.js';
 import type { Log } from '../../kernel/log.js';
 import type { ReviewDesk } from '../../review/review-desk.js';
 import type { AnswerOnceDeps } from './answer-once.js';
-import type { FollowUp } from './chat-message.js';
 
 /**
  * What a chat channel may call in the app: an object of functions, so that a
@@ -18,9 +16,8 @@ import type { FollowUp } from './chat-message.js';
 export interface ChatServices {
   readonly config: Config;
   readonly log: Log;
-  readonly ask: Ask;
-  /** Claim-first idempotency for chat events. */
-  readonly claims: InteractionClaims;
+  /** The ask path of a chat event: it normalises, claims, asks and writes the event's interaction row. */
+  readonly ask: ChatAsk;
   /** The durable inbox: questions stored on receipt, answered by workers. */
   readonly inbox: Inbox;
   /** The embedded store is one process's: a claim left in it is a dead process's, so workers may take it at once. */
@@ -33,19 +30,9 @@ export interface ChatServices {
   readonly feedback: FeedbackService;
   /** "Ask an expert": gaps, experts' posts and answers that become facts, written once for every channel. */
   readonly experts: ExpertDesk;
-  /** Reads a thread's follow-up with its earlier question (a model rewrite, or the no-model rule). */
-  readonly followUp?: FollowUp | undefined;
 }
 
 /** The answer-once dependencies a chat channel takes from its services. */
 export function answerDeps(services: ChatServices): AnswerOnceDeps {
-  return {
-    claims: services.claims,
-    ask: services.ask,
-    log: services.log,
-    maxQuestionChars: services.config.ask.maxQuestionChars,
-    userHashSalt: services.config.telemetry.userHashSalt,
-    kb: services.config.kb.defaultName,
-    followUp: services.followUp,
-  };
+  return { ask: services.ask, userHashSalt: services.config.telemetry.userHashSalt };
 }

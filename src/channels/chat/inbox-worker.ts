@@ -61,66 +61,39 @@ export function startInboxWorker(inbox: Inbox, options: InboxWorkerOptions): Inb
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const concurrency = options.concurrency ?? 4;
   const leaseMs = options.leaseMs ?? 60_000;
-  const maxAttempts = options.maxAttempts ?? 5;
-  const { log, channel } = options;
-  const now = options.now ?? (() => performance.now());
-  const maxHoldMs = options.maxHoldMs ?? 2_000;
   const inFlight = new Map<number, Promise<void>>();
   let stopping = false;
   let pumping = false;
   let again = false;
-  /** When the current hold began (undefined: not holding). */
-  let holdingSince: number | undefined;
-  /** The one timer that looks again while holding: every wake during a burst must not start a polling loop of its own. */
-  let holdTimer: NodeJS.Timeout | undefined;
-
-  /** Whether to hold answering back now; arms the look-again timer when so. */
-  const holding = (): boolean => {
-    if (!options.holdWhile?.()) {
-      holdingSince = undefined;
-      return false;
-    }
-    holdingSince ??= now();
-    if (now() - holdingSince >= maxHoldMs) return false;
-    holdTimer ??= setTimeout(() => {
-      holdTimer = undefined;
-      void pump();
-    }, HOLD_POLL_MS);
-    holdTimer.unref();
-    return true;
-  };
-
-  const work = async (entry: ClaimedEntry): Promise<void> => {
-    const renew = setInterval(() => void inbox.extend([entry.id], owner, leaseMs).catch(() => undefined), Math.max(50, leaseMs / 3));
-    renew.unref();
-    const final = entry.attempts >= maxAttempts;
-    if (entry.attempts > 1) instruments.inboxRetries().add(1, { channel });
-    try {
-      const ref = await options.process(entry, { final });
-      await inbox.done(entry.id, owner, ref);
-    } catch (error) {
-      const message = describeError(error);
-      log(final ? 'error' : 'warn', final ? 'inbox: gave up on a question' : 'inbox: will retry a question', {
-        channel,
-        eventId: entry.eventId,
-        attempt: entry.attempts,
-        error: message,
-      });
-      // If the database is what failed, this fails too; the lease then runs out and the row is taken again.
-      await inbox.fail(entry.id, owner, message, { final, retryInMs: Math.min(60_000, 500 * 2 ** entry.attempts) }).catch(() => undefined);
-    } finally {
-      clearInterval(renew);
-    }
-  };
-
+  const hold = holdBack(options, () => void pump());
   // Nothing is claimed before the start-up recovery is through (it would hand this worker's own rows back).
-  const ready = options.recoverFirst
-    ? inbox.recoverAll().then(
-        (n) => (n > 0 ? log('info', 'inbox: took back questions a stopped process had claimed', { channel, recovered: n }) : undefined),
-        () => undefined,
-      )
-    : Promise.resolve();
+  const ready = options.recoverFirst ? recoverAtStart(inbox, options) : Promise.resolve();
 
+  /**
+   * Claims what there is room for and starts working it: 'full' when it claimed all it had room for (there may be
+   * more), 'claimed' when fewer, 'stop' when it claimed nothing (stopping, no room, held back, or the claim failed).
+   */
+  const claimMore = async (): Promise<'full' | 'claimed' | 'stop'> => {
+    const free = concurrency - inFlight.size;
+    if (stopping || free <= 0 || hold.holding()) return 'stop';
+    let claimed: ClaimedEntry[];
+    try {
+      claimed = await inbox.claim(options.channel, owner, free, leaseMs);
+    } catch (error) {
+      options.log('warn', 'inbox: could not claim questions', { channel: options.channel, error: describeError(error) });
+      return 'stop';
+    }
+    for (const entry of claimed) {
+      const job = workEntry(inbox, { ...options, owner, leaseMs }, entry).finally(() => {
+        inFlight.delete(entry.id);
+        void pump();
+      });
+      inFlight.set(entry.id, job);
+    }
+    return claimed.length === free ? 'full' : 'claimed';
+  };
+
+  // One pump at a time; a call while it runs makes it go round once more.
   const pump = async (): Promise<void> => {
     await ready;
     if (pumping) {
@@ -131,25 +104,9 @@ export function startInboxWorker(inbox: Inbox, options: InboxWorkerOptions): Inb
     try {
       do {
         again = false;
-        if (stopping) return;
-        const free = concurrency - inFlight.size;
-        if (free <= 0) return;
-        if (holding()) return;
-        let claimed: ClaimedEntry[];
-        try {
-          claimed = await inbox.claim(channel, owner, free, leaseMs);
-        } catch (error) {
-          log('warn', 'inbox: could not claim questions', { channel, error: describeError(error) });
-          return;
-        }
-        for (const entry of claimed) {
-          const job = work(entry).finally(() => {
-            inFlight.delete(entry.id);
-            void pump();
-          });
-          inFlight.set(entry.id, job);
-        }
-        if (claimed.length === free) again = true;
+        const claimed = await claimMore();
+        if (claimed === 'stop') return;
+        if (claimed === 'full') again = true;
       } while (again);
     } finally {
       pumping = false;
@@ -167,10 +124,75 @@ export function startInboxWorker(inbox: Inbox, options: InboxWorkerOptions): Inb
     async stop(graceMs) {
       stopping = true;
       clearInterval(poll);
-      clearTimeout(holdTimer);
+      hold.clear();
       const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
       await Promise.race([Promise.allSettled([...inFlight.values()]).then(() => undefined), grace]);
       await inbox.release(owner).catch(() => undefined);
     },
   };
+}
+
+/**
+ * Whether to hold answering back now (`holdWhile`, for at most `maxHoldMs` in one stretch); while holding, one
+ * timer looks again soon — every wake during a burst must not start a polling loop of its own.
+ */
+function holdBack(options: InboxWorkerOptions, lookAgain: () => void): { holding(): boolean; clear(): void } {
+  const now = options.now ?? (() => performance.now());
+  const maxHoldMs = options.maxHoldMs ?? 2_000;
+  /** When the current hold began (undefined: not holding). */
+  let holdingSince: number | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    holding() {
+      if (!options.holdWhile?.()) {
+        holdingSince = undefined;
+        return false;
+      }
+      holdingSince ??= now();
+      if (now() - holdingSince >= maxHoldMs) return false;
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        lookAgain();
+      }, HOLD_POLL_MS);
+      timer.unref();
+      return true;
+    },
+    clear: () => clearTimeout(timer),
+  };
+}
+
+/** Answers and delivers one claimed row under a renewed lease, and marks it done, or failed (retried or given up). */
+async function workEntry(
+  inbox: Inbox,
+  context: Pick<InboxWorkerOptions, 'channel' | 'maxAttempts' | 'process' | 'log'> & { owner: string; leaseMs: number },
+  entry: ClaimedEntry,
+): Promise<void> {
+  const { channel, owner, leaseMs, log } = context;
+  const renew = setInterval(() => void inbox.extend([entry.id], owner, leaseMs).catch(() => undefined), Math.max(50, leaseMs / 3));
+  renew.unref();
+  const final = entry.attempts >= (context.maxAttempts ?? 5);
+  if (entry.attempts > 1) instruments.inboxRetries().add(1, { channel });
+  try {
+    const ref = await context.process(entry, { final });
+    await inbox.done(entry.id, owner, ref);
+  } catch (error) {
+    const message = describeError(error);
+    log(final ? 'error' : 'warn', final ? 'inbox: gave up on a question' : 'inbox: will retry a question', {
+      channel,
+      eventId: entry.eventId,
+      attempt: entry.attempts,
+      error: message,
+    });
+    // If the database is what failed, this fails too; the lease then runs out and the row is taken again.
+    await inbox.fail(entry.id, owner, message, { final, retryInMs: Math.min(60_000, 500 * 2 ** entry.attempts) }).catch(() => undefined);
+  } finally {
+    clearInterval(renew);
+  }
+}
+
+/** Makes every claimed row claimable again (the embedded store's dead claims); a failure only delays them to their leases. */
+async function recoverAtStart(inbox: Inbox, options: Pick<InboxWorkerOptions, 'channel' | 'log'>): Promise<void> {
+  const recovered = await inbox.recoverAll().catch(() => 0);
+  if (recovered > 0)
+    options.log('info', 'inbox: took back questions a stopped process had claimed', { channel: options.channel, recovered });
 }
