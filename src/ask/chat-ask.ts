@@ -3,9 +3,9 @@ import { CandorError, describeError } from '../kernel/errors.js';
 import type { Log } from '../kernel/log.js';
 import { SPAN } from '../telemetry/attributes.js';
 import { withSpan } from '../telemetry/with-span.js';
-import { createGatedAsk, type AskDeps, type GatedAsk } from './ask-service.js';
+import { createGatedAsk, type AskDeps, type Asked, type GatedAsk } from './ask-service.js';
 import { round } from './decision-parts.js';
-import type { Decision } from './decision.js';
+import type { Abstained, Decision } from './decision.js';
 import { understandFollowUp, type FollowUp } from './follow-up.js';
 import type { InteractionReads } from './interaction-reads.js';
 import type { Understood } from './record-interaction.js';
@@ -102,7 +102,13 @@ export function createChatAsk(deps: ChatAskDeps): ChatAsk {
     const latencyMs = round(now() - started);
     await withSpan(SPAN.record, {}, (span) =>
       reply.kind === 'decision'
-        ? deps.recorder.complete(claimId, reply.decision, understood)
+        ? deps.recorder.complete(
+            claimId,
+            reply.decision.decision === 'abstain' && decided.considered
+              ? { ...reply.decision, considered: decided.considered }
+              : reply.decision,
+            understood,
+          )
         : deps.recorder.close(claimId, {
             status: decided.failed ? 'failed' : 'rejected',
             reply: reply.message,
@@ -135,12 +141,19 @@ async function decide(
   log: Log | undefined,
   question: ChatQuestion,
   asked: string,
-): Promise<{ reply: ChatReply; failed: boolean }> {
+): Promise<{ reply: ChatReply; failed: boolean; considered?: Abstained['considered'] }> {
   const { channel } = question;
   try {
-    // No row is written inside the ask: the claimed one is completed after it.
+    // No row is written inside the ask: the claimed one is completed after it, with what a refusal considered
+    // (the reply leaves those facts out; the row keeps them, as an HTTP ask's row does).
     const request = { question: asked, kbs: question.kbs, channel, eventId: question.eventId, conversationRef: question.conversationRef };
-    return { reply: { kind: 'decision', decision: await gated(request, asked) }, failed: false };
+    let considered: Abstained['considered'];
+    const keep = (whole: Asked) => {
+      if (whole.decision.decision === 'abstain') considered = whole.decision.considered;
+      return Promise.resolve(null);
+    };
+    const decision = await gated(request, asked, {}, keep);
+    return { reply: { kind: 'decision', decision }, failed: false, ...(considered ? { considered } : {}) };
   } catch (error) {
     // Worth another try (a KB still loading): the inbox tries the question again shortly (the last try says "can't answer now").
     if (error instanceof CandorError && error.retryable) throw error;

@@ -1,4 +1,5 @@
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { buildCandor, type Candor } from '../../src/app/main.js';
@@ -110,6 +111,20 @@ describe('the chat ask writes its event’s interaction row', () => {
     expect(failed).toMatchObject({ status: 'failed', question: LEAVE, decision: null });
     expect(failed?.answer).toBe(missing.reply?.kind === 'problem' ? missing.reply.message : undefined);
     expect(failed?.answer).toContain('no knowledge base has been loaded');
+  });
+
+  it('keeps the facts a refusal considered in its row, as an HTTP ask does, while the reply leaves them out', async () => {
+    const refused = 'Is the canteen open for dinner on Saturdays?';
+    const asked = await app.chatAsk(question('Ev-refused', refused));
+    const decision = asked.reply?.kind === 'decision' ? asked.reply.decision : undefined;
+    expect(decision?.decision).toBe('abstain');
+    expect(decision).not.toHaveProperty('considered');
+    const [row] = await rowsFor(app.store.db, 'slack', 'Ev-refused');
+    const byHttp = await app.ask({ question: refused, channel: 'http' });
+    const stored = await app.store.db.execute(sql`select considered from interactions where id = ${byHttp.interactionId}`);
+    const httpRow = (stored as unknown as { rows: { considered: unknown }[] }).rows[0];
+    expect(Array.isArray(row?.considered) && row.considered.length).toBeGreaterThan(0);
+    expect(row?.considered).toEqual(httpRow?.considered);
   });
 
   it('writes no row for a message in a thread the bot never replied in, when only a follow-up would be a question', async () => {
