@@ -12,60 +12,13 @@ import type { Settings } from './settings-schema.js';
 export function deriveConfig(s: Settings, problems: Problem[]) {
   return {
     store: { databaseUrl: s.DATABASE_URL, dataDir: s.CANDOR_DATA_DIR },
-    kb: {
-      defaultName: s.CANDOR_KB,
-      /** Serving: how long an ask waits for a KB's first index before a 503 "warming up". */
-      indexWaitMs: s.CANDOR_INDEX_WAIT_MS,
-      /** Serving: how often new KB versions are looked for and their index built ahead of the next ask. */
-      indexRefreshMs: s.CANDOR_INDEX_REFRESH_MS,
-      factExtraction: s.CANDOR_FACT_EXTRACTION,
-      /** Folder → base URL for documents' links: pass as `ingestPaths(…, { sourceUrls: config.kb.sourceUrls })`. */
-      sourceUrls: s.CANDOR_SOURCE_URLS ?? {},
-    },
+    kb: kbSettings(s),
     /** Per-file limits of `candor ingest` (IngestLimits): pass as `ingestPaths(…, { limits: config.ingest })`. */
-    ingest: {
-      maxFileBytes: s.CANDOR_INGEST_MAX_FILE_BYTES,
-      maxDocxBytes: s.CANDOR_INGEST_MAX_DOCX_BYTES,
-      maxPdfPages: s.CANDOR_INGEST_MAX_PDF_PAGES,
-      maxParseMb: s.CANDOR_INGEST_MAX_PARSE_MB,
-      parseTimeoutMs: s.CANDOR_INGEST_PARSE_TIMEOUT_MS,
-    },
-    http: {
-      host: s.HOST,
-      port: s.PORT,
-      maxBodyBytes: s.CANDOR_MAX_BODY_BYTES,
-      /** Bearer token POST /api/ask requires; undefined: open. */
-      apiToken: s.CANDOR_API_TOKEN,
-      /** Bearer token GET /metrics requires; undefined: open. */
-      metricsToken: s.CANDOR_METRICS_TOKEN,
-    },
-    ask: {
-      maxQuestionChars: s.CANDOR_MAX_QUESTION_CHARS,
-      topK: s.CANDOR_TOP_K,
-      maxCitations: s.CANDOR_MAX_CITATIONS,
-      citeShare: s.CANDOR_CITE_SHARE,
-      /** A runner-up from another passage is cited only when it covers at least this share of what the best fact covers. */
-      citeCoverage: s.CANDOR_CITE_COVERAGE,
-    },
-    gate: {
-      /** Undefined: the model's threshold. */
-      minAnswerability: s.CANDOR_MIN_ANSWERABILITY,
-      checkEntities: s.CANDOR_CHECK_ENTITIES,
-      checkAnswerType: s.CANDOR_CHECK_ANSWER_TYPE,
-      relevanceSignal: s.CANDOR_RELEVANCE_SIGNAL,
-      minCosine: s.CANDOR_MIN_COSINE,
-    },
-    telemetry: {
-      exporter:
-        s.CANDOR_TRACE_EXPORTER ??
-        s.OTEL_TRACES_EXPORTER ??
-        (s.OTEL_EXPORTER_OTLP_ENDPOINT || s.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? 'otlp' : 'none'),
-      otlpEndpoint: s.OTEL_EXPORTER_OTLP_ENDPOINT,
-      serviceName: s.OTEL_SERVICE_NAME ?? s.OTEL_RESOURCE_ATTRIBUTES['service.name'] ?? 'candor',
-      traceContent: s.CANDOR_TRACE_CONTENT,
-      userHashSalt: s.CANDOR_USER_HASH_SALT,
-      ...otelSettings(s),
-    },
+    ingest: ingestLimits(s),
+    http: httpSettings(s),
+    ask: askSettings(s),
+    gate: gateSettings(s),
+    telemetry: telemetrySettings(s),
     /** The console at `/` of `candor serve`: who may see it. */
     console: consoleSettings(s),
     logLevel: s.LOG_LEVEL,
@@ -101,6 +54,81 @@ export function deriveConfig(s: Settings, problems: Problem[]) {
       semanticSimilarity: s.CANDOR_GEN_SEMANTIC_SIMILARITY,
       lexicalSimilarity: s.CANDOR_GEN_LEXICAL_SIMILARITY,
     },
+  };
+}
+
+/** The knowledge bases: the default one, and how their in-memory indexes are served and their facts read. */
+function kbSettings(s: Settings) {
+  return {
+    defaultName: s.CANDOR_KB,
+    /** Serving: how long an ask waits for a KB's first index before a 503 "warming up". */
+    indexWaitMs: s.CANDOR_INDEX_WAIT_MS,
+    /** Serving: how often new KB versions are looked for and their index built ahead of the next ask. */
+    indexRefreshMs: s.CANDOR_INDEX_REFRESH_MS,
+    factExtraction: s.CANDOR_FACT_EXTRACTION,
+    /** Folder → base URL for documents' links: pass as `ingestPaths(…, { sourceUrls: config.kb.sourceUrls })`. */
+    sourceUrls: s.CANDOR_SOURCE_URLS ?? {},
+  };
+}
+
+function ingestLimits(s: Settings) {
+  return {
+    maxFileBytes: s.CANDOR_INGEST_MAX_FILE_BYTES,
+    maxDocxBytes: s.CANDOR_INGEST_MAX_DOCX_BYTES,
+    maxPdfPages: s.CANDOR_INGEST_MAX_PDF_PAGES,
+    maxParseMb: s.CANDOR_INGEST_MAX_PARSE_MB,
+    parseTimeoutMs: s.CANDOR_INGEST_PARSE_TIMEOUT_MS,
+  };
+}
+
+function httpSettings(s: Settings) {
+  return {
+    host: s.HOST,
+    port: s.PORT,
+    maxBodyBytes: s.CANDOR_MAX_BODY_BYTES,
+    /** Bearer token POST /api/ask requires; undefined: open. */
+    apiToken: s.CANDOR_API_TOKEN,
+    /** Bearer token GET /metrics requires; undefined: open. */
+    metricsToken: s.CANDOR_METRICS_TOKEN,
+  };
+}
+
+/** Retrieval and citing for one question. */
+function askSettings(s: Settings) {
+  return {
+    maxQuestionChars: s.CANDOR_MAX_QUESTION_CHARS,
+    topK: s.CANDOR_TOP_K,
+    maxCitations: s.CANDOR_MAX_CITATIONS,
+    citeShare: s.CANDOR_CITE_SHARE,
+    /** A runner-up from another passage is cited only when it covers at least this share of what the best fact covers. */
+    citeCoverage: s.CANDOR_CITE_COVERAGE,
+  };
+}
+
+/** The gate's threshold and which of its checks run. */
+function gateSettings(s: Settings) {
+  return {
+    /** Undefined: the model's threshold. */
+    minAnswerability: s.CANDOR_MIN_ANSWERABILITY,
+    checkEntities: s.CANDOR_CHECK_ENTITIES,
+    checkAnswerType: s.CANDOR_CHECK_ANSWER_TYPE,
+    relevanceSignal: s.CANDOR_RELEVANCE_SIGNAL,
+    minCosine: s.CANDOR_MIN_COSINE,
+  };
+}
+
+/** Traces: where they go (CANDOR_TRACE_EXPORTER, else the OTEL_* variables), what they carry, and the SDK's settings. */
+function telemetrySettings(s: Settings) {
+  return {
+    exporter:
+      s.CANDOR_TRACE_EXPORTER ??
+      s.OTEL_TRACES_EXPORTER ??
+      (s.OTEL_EXPORTER_OTLP_ENDPOINT || s.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? 'otlp' : 'none'),
+    otlpEndpoint: s.OTEL_EXPORTER_OTLP_ENDPOINT,
+    serviceName: s.OTEL_SERVICE_NAME ?? s.OTEL_RESOURCE_ATTRIBUTES['service.name'] ?? 'candor',
+    traceContent: s.CANDOR_TRACE_CONTENT,
+    userHashSalt: s.CANDOR_USER_HASH_SALT,
+    ...otelSettings(s),
   };
 }
 

@@ -1,8 +1,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
 
 import { importedLabel } from '../core/review/imported-label.js';
-import { reviewTask } from '../core/review/review-tasks.js';
-import { readJsonl } from '../kb/read-jsonl.js';
+import { reviewTask, type ReviewTask } from '../core/review/review-tasks.js';
+import { readJsonl, type JsonlRow } from '../kb/read-jsonl.js';
 import { CandorError } from '../kernel/errors.js';
 import type { Db } from '../store/open-store.js';
 import { interactions, reviewSamples } from '../store/schema.js';
@@ -54,16 +54,7 @@ export async function importLabels(db: Db, options: ImportOptions): Promise<Impo
   const annotator = `import:${options.annotator}`;
   const rows = readJsonl(options.file, responseRowSchema(task.id), { expected: RESPONSES_FORMAT });
 
-  const problems: string[] = [];
-  const seen = new Map<string, number>();
-  const planned = rows.map(({ line, value }) => {
-    if (seen.has(value.id)) problems.push(`line ${line}: id "${value.id}" already used on line ${seen.get(value.id)}`);
-    seen.set(value.id, line);
-    const expected: 'answer' | 'abstain' | null = value.answerable === undefined ? null : value.answerable ? 'answer' : 'abstain';
-    const label = value.label === undefined ? null : importedLabel(task.id, value.label, expected, task.outcomes);
-    if (label?.kind === 'invalid') problems.push(`line ${line}: ${label.message}`);
-    return { line, row: value, expected, label };
-  });
+  const { planned, problems } = planRows(rows, task);
   const existing = await findImported(
     db,
     planned.map((p) => p.row.id),
@@ -73,23 +64,7 @@ export async function importLabels(db: Db, options: ImportOptions): Promise<Impo
 
   return db.transaction(async (txAny) => {
     const tx = txAny as unknown as Db;
-    const fresh = planned.filter((p) => !existing.has(p.row.id));
-    for (let i = 0; i < fresh.length; i += 500) {
-      await tx
-        .insert(interactions)
-        .values(fresh.slice(i, i + 500).map((p) => toInteraction(p.row, p.expected)))
-        .onConflictDoNothing();
-    }
-    for (const p of planned) {
-      const before = existing.get(p.row.id);
-      if (before && !before.expected && p.expected)
-        await tx.update(interactions).set({ expectedDecision: p.expected }).where(eq(interactions.id, before.id));
-    }
-    const ids = await findImported(
-      tx,
-      planned.map((p) => p.row.id),
-    );
-    const interactionIds = planned.map((p) => (ids.get(p.row.id) as { id: number }).id);
+    const interactionIds = await importedInteractions(tx, planned, existing);
     const samples = await importedSamples(tx, interactionIds);
     const changes: LabelChange[] = planned.flatMap((p, i) =>
       p.label?.kind === 'label'
@@ -120,6 +95,24 @@ export async function importLabels(db: Db, options: ImportOptions): Promise<Impo
 
 type Planned = { readonly line: number; readonly row: ResponseRow; readonly expected: 'answer' | 'abstain' | null };
 type Imported = Awaited<ReturnType<typeof findImported>>;
+
+/**
+ * Each line as it will be imported: its row, the decision that was right (when the row says) and its label;
+ * problems name the lines that reuse an id or carry a label the task cannot take.
+ */
+function planRows(rows: readonly JsonlRow<ResponseRow>[], task: ReviewTask) {
+  const problems: string[] = [];
+  const seen = new Map<string, number>();
+  const planned = rows.map(({ line, value }) => {
+    if (seen.has(value.id)) problems.push(`line ${line}: id "${value.id}" already used on line ${seen.get(value.id)}`);
+    seen.set(value.id, line);
+    const expected: 'answer' | 'abstain' | null = value.answerable === undefined ? null : value.answerable ? 'answer' : 'abstain';
+    const label = value.label === undefined ? null : importedLabel(task.id, value.label, expected, task.outcomes);
+    if (label?.kind === 'invalid') problems.push(`line ${line}: ${label.message}`);
+    return { line, row: value, expected, label };
+  });
+  return { planned, problems };
+}
 
 /** Rows whose id was imported before with another question or reply, or as the other kind: one problem each. */
 function againstEarlierImports(planned: readonly Planned[], existing: Imported): string[] {
@@ -175,6 +168,30 @@ async function findImported(db: Db, ids: readonly string[]) {
     for (const r of rows) out.set(r.eventId as string, r);
   }
   return out;
+}
+
+/**
+ * Each row's interaction id, in the file's order: replies not imported before are stored, and the right
+ * decision is added to those imported without one.
+ */
+async function importedInteractions(tx: Db, planned: readonly Planned[], existing: Imported): Promise<number[]> {
+  const fresh = planned.filter((p) => !existing.has(p.row.id));
+  for (let i = 0; i < fresh.length; i += 500) {
+    await tx
+      .insert(interactions)
+      .values(fresh.slice(i, i + 500).map((p) => toInteraction(p.row, p.expected)))
+      .onConflictDoNothing();
+  }
+  for (const p of planned) {
+    const before = existing.get(p.row.id);
+    if (before && !before.expected && p.expected)
+      await tx.update(interactions).set({ expectedDecision: p.expected }).where(eq(interactions.id, before.id));
+  }
+  const ids = await findImported(
+    tx,
+    planned.map((p) => p.row.id),
+  );
+  return planned.map((p) => (ids.get(p.row.id) as { id: number }).id);
 }
 
 /** Each imported interaction's review sample (made when missing), by interaction id. */

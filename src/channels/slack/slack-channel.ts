@@ -8,7 +8,7 @@ import { withTraceFrom } from '../../telemetry/trace-carrier.js';
 import { answerOrGiveUp, EVENT_ATTR, type AnswerOnceDeps } from '../chat/answer-once.js';
 import { answersUnmentioned, routeFor, type Place } from '../chat/channel-routes.js';
 import { answerDeps, type ChatServices } from '../chat/chat-services.js';
-import { startInboxWorker, type InboxWorker } from '../chat/inbox-worker.js';
+import { startInboxWorker, type InboxWorker, type InboxWorkerOptions } from '../chat/inbox-worker.js';
 import type { Route } from '../http/api-routes.js';
 import { boltLogger } from './bolt-logger.js';
 import { candorCommand, enqueueCommand } from './candor-command.js';
@@ -20,7 +20,7 @@ import { slackEntry, slackPayload } from './slack-inbox.js';
 import { SLACK_EVENTS_PATH, SlackEventsReceiver } from './slack-receiver.js';
 import { registerSlackReview, type SlackReview } from './slack-review.js';
 import { SlackSocketReceiver } from './slack-socket-receiver.js';
-import { slackUserGroups } from './slack-user-groups.js';
+import { slackUserGroups, type SlackGroupMembership } from './slack-user-groups.js';
 import { describeSlackError, workingReaction } from './working-reaction.js';
 
 export { SLACK_EVENTS_PATH };
@@ -62,60 +62,29 @@ export async function startSlackChannel(host: ChatServices, options: SlackChanne
   const settings = host.config.slack;
   if (!settings) throw new CandorError('config_invalid', 'The Slack channel is off: set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET.');
   const logger = boltLogger(host.log);
-  const clientOptions: webApi.WebClientOptions = {
-    slackApiUrl: settings.apiUrl,
-    logger,
-    timeout: options.timeoutMs ?? 10_000,
-    retryConfig: { retries: options.retries ?? 3, factor: 2, minTimeout: 500, maxTimeout: 10_000, randomize: true },
-  };
+  const clientOptions = webClientOptions(settings, logger, options);
   const auth = await checkToken(new webApi.WebClient(settings.botToken, clientOptions), settings);
 
   const deps: AnswerOnceDeps = answerDeps(host);
-  const { inbox } = host;
   const inboxSettings = host.config.inbox;
   let worker: InboxWorker | undefined;
+  const wake = () => worker?.wake();
   const client = new webApi.WebClient(settings.botToken, clientOptions);
   const isGroupMember = slackUserGroups(client, host.log);
   const { channels } = host.config;
   // Read before the acknowledgement: a slow user-group read must not hold it past Slack's 3 s (then: not a member).
   const askerIn = (group: string, user: string) => withinTime(isGroupMember([group], user), GROUP_LOOKUP_MS, () => false);
-  const enqueue = async (question: SlackQuestion, retryNum: number) => {
-    // The mapping is read on arrival: the stored question carries its KBs and reply mode.
-    const route = await routeFor(channels, host.config.kb.defaultName, question.place, {
-      user: question.user,
-      isMember: askerIn,
-    });
-    if (!question.mentioned && !question.direct && route.mentionOnly) {
-      return void host.log('debug', 'slack: event ignored', { reason: 'not_mentioned_for_asker' });
-    }
-    const fresh = await inbox.put({
-      channel: 'slack',
-      eventId: question.inbound.eventId,
-      payload: slackPayload(question, deps.userHashSalt, retryNum, route),
-    });
-    if (fresh) worker?.wake();
-    else host.log('info', 'duplicate delivery ignored', { channel: 'slack', eventId: question.inbound.eventId, retryNum });
-  };
+  const enqueue = enqueueSlackQuestion(host, deps, askerIn, wake);
   // One rules object for every event: a closure made per event would cost a burst an allocation (and a name) each.
   const inboundRules = { botUserId: auth.userId, unmentioned: (place: Place) => answersUnmentioned(channels, place) };
   const parse = (body: unknown) => slackInbound(body, inboundRules);
   const http = settings.appToken ? null : new SlackEventsReceiver({ signingSecret: settings.signingSecret ?? '', logger, parse, enqueue });
   const receiver: SlackEventsReceiver | SlackSocketReceiver =
     http ?? new SlackSocketReceiver({ appToken: settings.appToken as string, logger, clientOptions, parse, enqueue });
-  const bolt = new App({
-    token: settings.botToken,
-    botId: auth.botId,
-    botUserId: auth.userId,
-    tokenVerificationEnabled: false,
-    receiver,
-    logger,
-    clientOptions,
-    // No conversation-state middleware: Candor keeps no per-conversation state, and it costs every event.
-    convoStore: false,
-  });
+  const bolt = boltApp(settings, auth, receiver, { logger, clientOptions });
   const reaction = { delayMs: options.reactionDelayMs ?? 1500, name: options.reaction ?? 'hourglass_flowing_sand', log: host.log };
 
-  worker = startInboxWorker(inbox, {
+  worker = startInboxWorker(host.inbox, {
     channel: 'slack',
     concurrency: options.answerConcurrency ?? inboxSettings.concurrency,
     leaseMs: inboxSettings.leaseMs,
@@ -126,59 +95,9 @@ export async function startSlackChannel(host: ChatServices, options: SlackChanne
     // acknowledgements come first, and a burst's answers would otherwise take the event loop between its requests.
     holdWhile: () => receiver.busy,
     log: host.log,
-    process: (entry, { final }) => {
-      const q = slackEntry(entry);
-      if (entry.postedRef !== null) return Promise.resolve(entry.postedRef);
-      return withTraceFrom(q.trace, () =>
-        answerOrGiveUp(
-          deps,
-          q.question,
-          {
-            attributes: { [EVENT_ATTR.retryNum]: q.retryNum, [EVENT_ATTR.attempt]: entry.attempts, [ATTR.slackDirect]: q.direct },
-            ...(q.message.ts === ''
-              ? {}
-              : { working: () => workingReaction(client, { channel: q.message.channel, timestamp: q.message.ts }, reaction) }),
-            deliver: async (reply) => {
-              const ts = await deliverSlackReply(client, { eventId: entry.eventId, reply: q.reply, message: q.message }, reply, {
-                delivery: q.delivery,
-                retry: entry.attempts > 1,
-                log: host.log,
-                buttons: replyButtons(host.experts, reply),
-                salt: deps.userHashSalt,
-                apiUrl: settings.apiUrl,
-              });
-              // Before the inbox hears it was posted: a retry after a crash here asks again (at most one request per reply).
-              if (ts !== null && q.delivery.kind === 'thread') await autoAskExperts(host, reply, q.reply);
-              if (ts !== null) await inbox.posted(entry.id, ts);
-              return ts;
-            },
-          },
-          final,
-        ),
-      );
-    },
+    process: answerSlackEntry(host, deps, client, { reaction, apiUrl: settings.apiUrl }),
   });
-  bolt.command(
-    '/candor',
-    candorCommand({
-      ...host,
-      route: (place, user) => routeFor(channels, host.config.kb.defaultName, place, { user, isMember: askerIn }),
-      enqueueAsk: enqueueCommand(host, () => worker?.wake()),
-    }),
-  );
-  const review = registerSlackReview(bolt, client, {
-    review: host.review,
-    log: host.log,
-    channel: host.config.review.slackChannel,
-    reviewers: host.config.review.reviewers,
-    isGroupMember,
-    publicUrl: host.config.publicUrl,
-  });
-  registerSlackFeedback(bolt, client, { feedback: host.feedback, experts: host.experts, log: host.log });
-  registerSlackExperts(bolt, client, { experts: host.experts, log: host.log, isGroupMember });
-  bolt.error(async (error) => {
-    host.log('error', 'slack: unhandled error', { error: describeError(error), code: error.code });
-  });
+  const review = registerSlackHandlers(bolt, client, host, { askerIn, isGroupMember, wake });
 
   let mode: SlackChannel['mode'] = 'http';
   if (settings.appToken) {
@@ -205,13 +124,153 @@ export async function startSlackChannel(host: ChatServices, options: SlackChanne
   };
 }
 
+type SlackSettings = NonNullable<Config['slack']>;
+/** The bot as auth.test names it. */
+type SlackAuth = { userId: string; botId: string | undefined; team: string };
+
+/** The Web API client's options: Slack's URL, Bolt's logger, the request timeout and retries with backoff. */
+function webClientOptions(
+  settings: SlackSettings,
+  logger: webApi.WebClientOptions['logger'],
+  options: SlackChannelOptions,
+): webApi.WebClientOptions {
+  return {
+    slackApiUrl: settings.apiUrl,
+    logger,
+    timeout: options.timeoutMs ?? 10_000,
+    retryConfig: { retries: options.retries ?? 3, factor: 2, minTimeout: 500, maxTimeout: 10_000, randomize: true },
+  };
+}
+
+/** Bolt over Candor's receiver, for everything besides questions (buttons, reactions, modals, /candor). */
+function boltApp(
+  settings: SlackSettings,
+  auth: SlackAuth,
+  receiver: SlackEventsReceiver | SlackSocketReceiver,
+  { logger, clientOptions }: { logger: webApi.WebClientOptions['logger']; clientOptions: webApi.WebClientOptions },
+): App {
+  return new App({
+    token: settings.botToken,
+    botId: auth.botId,
+    botUserId: auth.userId,
+    tokenVerificationEnabled: false,
+    receiver,
+    logger,
+    clientOptions,
+    // No conversation-state middleware: Candor keeps no per-conversation state, and it costs every event.
+    convoStore: false,
+  });
+}
+
+/**
+ * What the receiver calls for a question, before Slack is told it arrived: the conversation's mapping is read,
+ * and the question is stored in the inbox (once per event id) with its KBs and reply mode.
+ */
+function enqueueSlackQuestion(
+  host: ChatServices,
+  deps: AnswerOnceDeps,
+  askerIn: (group: string, user: string) => Promise<boolean>,
+  wake: () => void,
+) {
+  const { channels } = host.config;
+  return async (question: SlackQuestion, retryNum: number) => {
+    // The mapping is read on arrival: the stored question carries its KBs and reply mode.
+    const route = await routeFor(channels, host.config.kb.defaultName, question.place, {
+      user: question.user,
+      isMember: askerIn,
+    });
+    if (!question.mentioned && !question.direct && route.mentionOnly) {
+      return void host.log('debug', 'slack: event ignored', { reason: 'not_mentioned_for_asker' });
+    }
+    const fresh = await host.inbox.put({
+      channel: 'slack',
+      eventId: question.inbound.eventId,
+      payload: slackPayload(question, deps.userHashSalt, retryNum, route),
+    });
+    if (fresh) wake();
+    else host.log('info', 'duplicate delivery ignored', { channel: 'slack', eventId: question.inbound.eventId, retryNum });
+  };
+}
+
+/**
+ * How an inbox worker answers a stored question: once per event, with the working reaction while it takes long,
+ * posted where the question asked for it; a refusal may then go to the KB's experts.
+ */
+function answerSlackEntry(
+  host: ChatServices,
+  deps: AnswerOnceDeps,
+  client: webApi.WebClient,
+  { reaction, apiUrl }: { reaction: Parameters<typeof workingReaction>[2]; apiUrl: string },
+): InboxWorkerOptions['process'] {
+  return (entry, { final }) => {
+    const q = slackEntry(entry);
+    if (entry.postedRef !== null) return Promise.resolve(entry.postedRef);
+    return withTraceFrom(q.trace, () =>
+      answerOrGiveUp(
+        deps,
+        q.question,
+        {
+          attributes: { [EVENT_ATTR.retryNum]: q.retryNum, [EVENT_ATTR.attempt]: entry.attempts, [ATTR.slackDirect]: q.direct },
+          ...(q.message.ts === ''
+            ? {}
+            : { working: () => workingReaction(client, { channel: q.message.channel, timestamp: q.message.ts }, reaction) }),
+          deliver: async (reply) => {
+            const ts = await deliverSlackReply(client, { eventId: entry.eventId, reply: q.reply, message: q.message }, reply, {
+              delivery: q.delivery,
+              retry: entry.attempts > 1,
+              log: host.log,
+              buttons: replyButtons(host.experts, reply),
+              salt: deps.userHashSalt,
+              apiUrl,
+            });
+            // Before the inbox hears it was posted: a retry after a crash here asks again (at most one request per reply).
+            if (ts !== null && q.delivery.kind === 'thread') await autoAskExperts(host, reply, q.reply);
+            if (ts !== null) await host.inbox.posted(entry.id, ts);
+            return ts;
+          },
+        },
+        final,
+      ),
+    );
+  };
+}
+
+/** Everything besides questions: the /candor command, review cards, reply buttons, the experts' buttons, Bolt's errors. */
+function registerSlackHandlers(
+  bolt: App,
+  client: webApi.WebClient,
+  host: ChatServices,
+  asking: { askerIn: (group: string, user: string) => Promise<boolean>; isGroupMember: SlackGroupMembership; wake: () => void },
+): SlackReview {
+  const { askerIn, isGroupMember } = asking;
+  bolt.command(
+    '/candor',
+    candorCommand({
+      ...host,
+      route: (place, user) => routeFor(host.config.channels, host.config.kb.defaultName, place, { user, isMember: askerIn }),
+      enqueueAsk: enqueueCommand(host, asking.wake),
+    }),
+  );
+  const review = registerSlackReview(bolt, client, {
+    review: host.review,
+    log: host.log,
+    channel: host.config.review.slackChannel,
+    reviewers: host.config.review.reviewers,
+    isGroupMember,
+    publicUrl: host.config.publicUrl,
+  });
+  registerSlackFeedback(bolt, client, { feedback: host.feedback, experts: host.experts, log: host.log });
+  registerSlackExperts(bolt, client, { experts: host.experts, log: host.log, isGroupMember });
+  bolt.error(async (error) => {
+    host.log('error', 'slack: unhandled error', { error: describeError(error), code: error.code });
+  });
+  return review;
+}
+
 /** How long the user-group read of a channel's `askers` may hold a question's acknowledgement. */
 const GROUP_LOOKUP_MS = 1500;
 
-async function checkToken(
-  client: webApi.WebClient,
-  settings: NonNullable<Config['slack']>,
-): Promise<{ userId: string; botId: string | undefined; team: string }> {
+async function checkToken(client: webApi.WebClient, settings: SlackSettings): Promise<SlackAuth> {
   try {
     const auth = await client.auth.test();
     if (!auth.user_id) throw new Error('auth.test returned no user_id: is SLACK_BOT_TOKEN a bot token (xoxb-…)?');
@@ -223,11 +282,7 @@ async function checkToken(
 
 const AUTH_ERRORS = new Set(['invalid_auth', 'not_authed', 'account_inactive', 'token_revoked', 'token_expired', 'not_allowed_token_type']);
 
-function startupError(
-  error: unknown,
-  variable: 'SLACK_BOT_TOKEN' | 'SLACK_APP_TOKEN',
-  settings: NonNullable<Config['slack']>,
-): CandorError {
+function startupError(error: unknown, variable: 'SLACK_BOT_TOKEN' | 'SLACK_APP_TOKEN', settings: SlackSettings): CandorError {
   const code = describeSlackError(error);
   const message = AUTH_ERRORS.has(code)
     ? `Slack rejected ${variable} (${code}). Copy the ${variable === 'SLACK_BOT_TOKEN' ? 'Bot User OAuth Token (xoxb-…) from OAuth & Permissions' : 'App-Level Token (xapp-…, scope connections:write) from Basic Information'} of your Slack app, and reinstall the app to the workspace if it was revoked.`

@@ -31,86 +31,104 @@ const ReasonMetadata = z.object({ action: z.string(), channel: z.string(), ts: z
  * nothing is stored. The message is updated to show what was chosen.
  */
 export function registerSlackFeedback(bolt: BoltApp, client: webApi.WebClient, deps: SlackFeedbackDeps): void {
-  const { feedback, experts, log } = deps;
-  const tell = ephemeralNotes(client, log);
-
-  /** The interaction a press names, or null (logged) when its value is not one we signed. */
-  const interactionOf = (press: ButtonPress): number | null => {
-    const id = experts.readInteractionAction(press.value);
-    if (id === null) log('warn', 'slack: a reply button carried a value we did not sign; ignored', { channel: press.channel });
-    return id;
-  };
-  const redraw = async (press: ButtonPress, change: Partial<ReplyActionsState>, note: string) => {
-    const state = readReplyActions(press.message.blocks);
-    if (!state || press.value === undefined) return;
-    const blocks = withReplyActions(press.message.blocks, press.value, { ...state, ...change }, note);
-    await client.chat
-      .update({ channel: press.channel, ts: press.message.ts, text: press.message.text, blocks: blocks as never })
-      .catch((error: unknown) => log('warn', 'slack: could not update the buttons of a reply', { code: describeSlackError(error) }));
-  };
-
-  const onFeedback = async (kind: FeedbackKind, ack: () => Promise<void>, body: unknown) => {
-    await ack();
-    const press = readButtonPress(body);
-    const interactionId = press && interactionOf(press);
-    if (!press || interactionId === null) return;
-    // A trigger id lives three seconds: the modal opens before anything else is done.
-    if (kind === 'not_helpful') await openReasonModal(client, press, log);
-    const outcome = await feedback.record({
-      interactionId,
-      platform: 'slack',
-      user: press.user,
-      kind,
-      eventId: `slack:${press.triggerId}`,
-    });
-    if (outcome === 'no_interaction') return void log('warn', 'slack: feedback on a reply that is not stored', { interactionId });
-    if (outcome === 'duplicate') return; // a redelivery: the message already shows it
-    await redraw(press, { chosen: kind }, kind === 'helpful' ? 'Thanks — marked helpful.' : 'Thanks — marked not helpful.');
-  };
-  bolt.action(REPLY_ACTION.helpful, ({ ack, body }) => onFeedback('helpful', ack, body));
-  bolt.action(REPLY_ACTION.notHelpful, ({ ack, body }) => onFeedback('not_helpful', ack, body));
-
+  const actions: ReplyButtonActions = { ...deps, client, tell: ephemeralNotes(client, deps.log) };
+  bolt.action(REPLY_ACTION.helpful, ({ ack, body }) => recordFeedback(actions, 'helpful', ack, body));
+  bolt.action(REPLY_ACTION.notHelpful, ({ ack, body }) => recordFeedback(actions, 'not_helpful', ack, body));
   bolt.view(NOT_HELPFUL_VIEW, async ({ ack, body }) => {
     await ack();
-    const submission = readModalSubmission(body);
-    const meta = ReasonMetadata.safeParse(submission?.metadata);
-    const interactionId = meta.success ? experts.readInteractionAction(meta.data.action) : null;
-    if (!submission || interactionId === null)
-      return void log('warn', 'slack: a feedback modal carried a value we did not sign; ignored', {});
-    const reason = z.enum(FEEDBACK_REASONS).safeParse(submission.input('reason', 'reason')?.selected_option?.value);
-    const comment = submission.input('comment', 'comment')?.value;
-    await feedback.record({
-      interactionId,
-      platform: 'slack',
-      user: submission.user,
-      kind: 'not_helpful',
-      reason: reason.success ? reason.data : undefined,
-      comment: typeof comment === 'string' ? comment : undefined,
-      eventId: `slack:view:${submission.viewId}`,
-    });
+    await recordNotHelpfulReason(actions, body);
   });
-
   bolt.action(REPLY_ACTION.askExpert, async ({ ack, body }) => {
     await ack();
-    const press = readButtonPress(body);
-    const interactionId = press && interactionOf(press);
-    if (!press || interactionId === null) return;
-    let outcome: AskExpertOutcome;
-    try {
-      outcome = await experts.askExpert({
-        interactionId,
-        asker: feedback.asker('slack', press.user),
-        target: slackTarget(press.channel, press.message.threadTs),
-        via: 'button',
-      });
-    } catch (error) {
-      log('error', 'slack: could not ask the experts', { interactionId, error: describeError(error) });
-      return tell(asker(press), "Sorry — I couldn't reach the experts just now. Please try again in a minute.");
-    }
-    await tell(asker(press), askedNote(outcome));
-    if (outcome.kind === 'asked' || outcome.kind === 'already_asked')
-      await redraw(press, { asked: true }, "Asked the experts — I'll post their answer in this thread.");
+    await askTheExperts(actions, body);
   });
+}
+
+/** What the reply buttons' handlers act with. */
+interface ReplyButtonActions extends SlackFeedbackDeps {
+  readonly client: webApi.WebClient;
+  readonly tell: ReturnType<typeof ephemeralNotes>;
+}
+
+/** The interaction a press names, or null (logged) when its value is not one we signed. */
+function interactionOf({ experts, log }: ReplyButtonActions, press: ButtonPress): number | null {
+  const id = experts.readInteractionAction(press.value);
+  if (id === null) log('warn', 'slack: a reply button carried a value we did not sign; ignored', { channel: press.channel });
+  return id;
+}
+
+/** Re-draws the reply's buttons to show what was chosen, with a note under them. */
+async function redraw({ client, log }: ReplyButtonActions, press: ButtonPress, change: Partial<ReplyActionsState>, note: string) {
+  const state = readReplyActions(press.message.blocks);
+  if (!state || press.value === undefined) return;
+  const blocks = withReplyActions(press.message.blocks, press.value, { ...state, ...change }, note);
+  await client.chat
+    .update({ channel: press.channel, ts: press.message.ts, text: press.message.text, blocks: blocks as never })
+    .catch((error: unknown) => log('warn', 'slack: could not update the buttons of a reply', { code: describeSlackError(error) }));
+}
+
+/** 👍 or 👎: stored once per press; a 👎 first opens the modal that asks why. */
+async function recordFeedback(actions: ReplyButtonActions, kind: FeedbackKind, ack: () => Promise<void>, body: unknown) {
+  const { client, feedback, log } = actions;
+  await ack();
+  const press = readButtonPress(body);
+  const interactionId = press && interactionOf(actions, press);
+  if (!press || interactionId === null) return;
+  // A trigger id lives three seconds: the modal opens before anything else is done.
+  if (kind === 'not_helpful') await openReasonModal(client, press, log);
+  const outcome = await feedback.record({
+    interactionId,
+    platform: 'slack',
+    user: press.user,
+    kind,
+    eventId: `slack:${press.triggerId}`,
+  });
+  if (outcome === 'no_interaction') return void log('warn', 'slack: feedback on a reply that is not stored', { interactionId });
+  if (outcome === 'duplicate') return; // a redelivery: the message already shows it
+  await redraw(actions, press, { chosen: kind }, kind === 'helpful' ? 'Thanks — marked helpful.' : 'Thanks — marked not helpful.');
+}
+
+/** The 👎 modal's submission: the reason and comment, stored with the feedback. */
+async function recordNotHelpfulReason({ experts, feedback, log }: ReplyButtonActions, body: unknown): Promise<void> {
+  const submission = readModalSubmission(body);
+  const meta = ReasonMetadata.safeParse(submission?.metadata);
+  const interactionId = meta.success ? experts.readInteractionAction(meta.data.action) : null;
+  if (!submission || interactionId === null)
+    return void log('warn', 'slack: a feedback modal carried a value we did not sign; ignored', {});
+  const reason = z.enum(FEEDBACK_REASONS).safeParse(submission.input('reason', 'reason')?.selected_option?.value);
+  const comment = submission.input('comment', 'comment')?.value;
+  await feedback.record({
+    interactionId,
+    platform: 'slack',
+    user: submission.user,
+    kind: 'not_helpful',
+    reason: reason.success ? reason.data : undefined,
+    comment: typeof comment === 'string' ? comment : undefined,
+    eventId: `slack:view:${submission.viewId}`,
+  });
+}
+
+/** "Ask an expert": the desk hands the question to the KB's experts; the asker is told what became of it. */
+async function askTheExperts(actions: ReplyButtonActions, body: unknown): Promise<void> {
+  const { experts, feedback, log, tell } = actions;
+  const press = readButtonPress(body);
+  const interactionId = press && interactionOf(actions, press);
+  if (!press || interactionId === null) return;
+  let outcome: AskExpertOutcome;
+  try {
+    outcome = await experts.askExpert({
+      interactionId,
+      asker: feedback.asker('slack', press.user),
+      target: slackTarget(press.channel, press.message.threadTs),
+      via: 'button',
+    });
+  } catch (error) {
+    log('error', 'slack: could not ask the experts', { interactionId, error: describeError(error) });
+    return tell(asker(press), "Sorry — I couldn't reach the experts just now. Please try again in a minute.");
+  }
+  await tell(asker(press), askedNote(outcome));
+  if (outcome.kind === 'asked' || outcome.kind === 'already_asked')
+    await redraw(actions, press, { asked: true }, "Asked the experts — I'll post their answer in this thread.");
 }
 
 /** The buttons a delivered reply gets; none for a message about the input, or a reply that is not stored. */

@@ -50,74 +50,21 @@ const say = async (context: TurnContext, text: string) => void (await context.se
 
 /** Feedback and "Ask an expert" go to the shared services; this file only speaks Bot Framework. */
 export function teamsReplyActions(deps: TeamsReplyActionsDeps): TeamsReplyActions {
-  const copies = cardCopies(deps.secret);
-  const hasExperts = (kb: string) => deps.experts.entry(kb) !== undefined;
-
-  async function feedback(context: TurnContext, submit: z.infer<typeof FeedbackSubmit>): Promise<void> {
-    const a = context.activity;
-    const interactionId = deps.experts.readInteractionAction(submit.value);
-    if (interactionId === null) return say(context, NOT_OURS);
-    const notHelpful = submit.kind === 'not_helpful';
-    const reason = notHelpful ? submit.reason : undefined;
-    const outcome = await deps.feedback.record({
-      interactionId,
-      platform: 'teams',
-      user: teamsUser(context),
-      kind: submit.kind,
-      reason,
-      comment: notHelpful ? submit.comment : undefined,
-      // Teams activity ids are unique within a conversation (channel messages' are times in ms), not across them.
-      eventId: a.id ? `teams:${a.conversation.id}|${a.id}` : undefined,
-    });
-    if (outcome === 'no_interaction') return say(context, GONE);
-    const copy = copies.open(interactionId, submit.candorCard);
-    if (!copy || !a.replyToId) {
-      // No copy to show it on (a card too long to carry one, a client that sent none, a tampered one): the choice is told.
-      if (outcome === 'recorded') await say(context, `Thank you: your feedback (${choiceText(submit.kind, reason)}) is recorded.`);
-      return;
-    }
-    // Also on a redelivered press: the update is the same, and the first one may not have gone through.
-    const chosen = { kind: submit.kind, reason };
-    const card = replyCard(copy.body, 'answer', { value: submit.value, experts: hasExperts(copy.kb), copy: submit.candorCard, chosen });
-    await context.updateActivity({ ...cardActivity(card), id: a.replyToId });
-  }
-
-  async function askExpert(context: TurnContext, value: string): Promise<void> {
-    const interactionId = deps.experts.readInteractionAction(value);
-    if (interactionId === null) return say(context, NOT_OURS);
-    const a = context.activity;
-    const target: TeamsAskerTarget = { platform: 'teams', reference: storedReference(a), replyToId: a.replyToId };
-    const outcome = await deps.experts.askExpert({
-      interactionId,
-      asker: deps.feedback.asker('teams', teamsUser(context)),
-      target: JSON.parse(JSON.stringify(target)) as Record<string, unknown>,
-      via: 'button',
-    });
-    await say(context, askOutcomeText(outcome));
-  }
-
+  const actions: ReplyCardActions = { deps, copies: cardCopies(deps.secret) };
   return {
-    activity(reply) {
-      if (reply.kind === 'problem') return MessageFactory.text(reply.message);
-      const d = reply.decision;
-      const content = replyContent(d);
-      if (d.interactionId === null) return cardActivity(replyCard(content, d.decision));
-      const value = deps.experts.interactionAction(d.interactionId);
-      const copy = d.decision === 'answer' ? copies.seal(d.interactionId, { kb: d.kb.name, body: content }) : undefined;
-      return cardActivity(replyCard(content, d.decision, { value, experts: hasExperts(d.kb.name), copy }));
-    },
+    activity: (reply) => replyActivity(actions, reply),
 
     async handleSubmit(context) {
       const value: unknown = context.activity.value;
       const candor = (value as { candor?: unknown } | null)?.candor;
       if (candor === 'feedback') {
         const submit = FeedbackSubmit.safeParse(value);
-        await (submit.success ? feedback(context, submit.data) : say(context, NOT_OURS));
+        await (submit.success ? feedback(actions, context, submit.data) : say(context, NOT_OURS));
         return true;
       }
       if (candor === 'ask_expert') {
         const submit = AskExpertSubmit.safeParse(value);
-        await (submit.success ? askExpert(context, submit.data.value) : say(context, NOT_OURS));
+        await (submit.success ? askExpert(deps, context, submit.data.value) : say(context, NOT_OURS));
         return true;
       }
       return false;
@@ -141,6 +88,70 @@ export function teamsReplyActions(deps: TeamsReplyActionsDeps): TeamsReplyAction
       }
     },
   };
+}
+
+/** What the reply card's buttons act with: the services, and the sealed copies of answers that cards carry. */
+interface ReplyCardActions {
+  readonly deps: TeamsReplyActionsDeps;
+  readonly copies: ReturnType<typeof cardCopies>;
+}
+
+const hasExperts = (deps: TeamsReplyActionsDeps, kb: string) => deps.experts.entry(kb) !== undefined;
+
+/** A reply as a Teams activity: a stored decision's card with its buttons (and an answer's sealed copy), or a plain message. */
+function replyActivity({ deps, copies }: ReplyCardActions, reply: Reply): Partial<Activity> {
+  if (reply.kind === 'problem') return MessageFactory.text(reply.message);
+  const d = reply.decision;
+  const content = replyContent(d);
+  if (d.interactionId === null) return cardActivity(replyCard(content, d.decision));
+  const value = deps.experts.interactionAction(d.interactionId);
+  const copy = d.decision === 'answer' ? copies.seal(d.interactionId, { kb: d.kb.name, body: content }) : undefined;
+  return cardActivity(replyCard(content, d.decision, { value, experts: hasExperts(deps, d.kb.name), copy }));
+}
+
+/** 👍/👎 on a reply card: stored once per press; the card shows the choice (from its sealed copy) or the asker is told. */
+async function feedback({ deps, copies }: ReplyCardActions, context: TurnContext, submit: z.infer<typeof FeedbackSubmit>): Promise<void> {
+  const a = context.activity;
+  const interactionId = deps.experts.readInteractionAction(submit.value);
+  if (interactionId === null) return say(context, NOT_OURS);
+  const notHelpful = submit.kind === 'not_helpful';
+  const reason = notHelpful ? submit.reason : undefined;
+  const outcome = await deps.feedback.record({
+    interactionId,
+    platform: 'teams',
+    user: teamsUser(context),
+    kind: submit.kind,
+    reason,
+    comment: notHelpful ? submit.comment : undefined,
+    // Teams activity ids are unique within a conversation (channel messages' are times in ms), not across them.
+    eventId: a.id ? `teams:${a.conversation.id}|${a.id}` : undefined,
+  });
+  if (outcome === 'no_interaction') return say(context, GONE);
+  const copy = copies.open(interactionId, submit.candorCard);
+  if (!copy || !a.replyToId) {
+    // No copy to show it on (a card too long to carry one, a client that sent none, a tampered one): the choice is told.
+    if (outcome === 'recorded') await say(context, `Thank you: your feedback (${choiceText(submit.kind, reason)}) is recorded.`);
+    return;
+  }
+  // Also on a redelivered press: the update is the same, and the first one may not have gone through.
+  const chosen = { kind: submit.kind, reason };
+  const card = replyCard(copy.body, 'answer', { value: submit.value, experts: hasExperts(deps, copy.kb), copy: submit.candorCard, chosen });
+  await context.updateActivity({ ...cardActivity(card), id: a.replyToId });
+}
+
+/** "Ask an expert" on a reply card: the desk hands the question to the KB's experts; the asker is told what became of it. */
+async function askExpert(deps: TeamsReplyActionsDeps, context: TurnContext, value: string): Promise<void> {
+  const interactionId = deps.experts.readInteractionAction(value);
+  if (interactionId === null) return say(context, NOT_OURS);
+  const a = context.activity;
+  const target: TeamsAskerTarget = { platform: 'teams', reference: storedReference(a), replyToId: a.replyToId };
+  const outcome = await deps.experts.askExpert({
+    interactionId,
+    asker: deps.feedback.asker('teams', teamsUser(context)),
+    target: JSON.parse(JSON.stringify(target)) as Record<string, unknown>,
+    via: 'button',
+  });
+  await say(context, askOutcomeText(outcome));
 }
 
 /** What the asker is told after pressing "Ask an expert". */

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { outcomeLabel } from '../../core/review/review-tasks.js';
 import { describeError } from '../../kernel/errors.js';
 import type { Log } from '../../kernel/log.js';
-import type { CardLabelOutcome, CardReplies, ReviewDesk } from '../../review/review-desk.js';
+import type { CardLabelOutcome, CardReplies, ChannelReview, ReviewDesk } from '../../review/review-desk.js';
 import { sendNew } from './proactive-send.js';
 import {
   isLabelSubmit,
@@ -113,7 +113,6 @@ const NOTES: Partial<Record<CardLabelOutcome, string>> = {
  * Bot Framework: proactive posts, card updates, invoke responses.
  */
 export function teamsReview(adapter: CloudAdapter, appId: string, deps: TeamsReviewDeps): TeamsReview {
-  const attachment = (card: ReviewAdaptiveCard) => MessageFactory.attachment(CardFactory.adaptiveCard(card));
   const desk = deps.review.open({
     platform: 'teams',
     async post(item, tasks) {
@@ -122,100 +121,11 @@ export function teamsReview(adapter: CloudAdapter, appId: string, deps: TeamsRev
       return postRef(conversation.split('|')[1] ?? '', await sendNew(adapter, appId, conversation, attachment(card)));
     },
   });
-  /**
-   * Replies on the card the activity points at: update it in place for everyone (refreshing to their own view
-   * for the person acting) and keep the presser's view; tell the person why nothing was recorded (buttons only).
-   */
-  const replies = (context: TurnContext, cardId: string, tell: ((text: string) => Promise<void>) | undefined) => {
-    const seen: { card?: ReviewAdaptiveCard } = {};
-    const viewer = `teams:${reviewerId(context)}`;
-    const view = { refreshFor: [context.activity.from.id], publicUrl: deps.publicUrl };
-    const cardReplies: CardReplies = {
-      async update(item, tasks, labels) {
-        const model = reviewModel(item, tasks, labels);
-        seen.card = renderTeamsReviewCard(model, tasks, { ...view, viewer });
-        await context.updateActivity({ ...attachment(renderTeamsReviewCard(model, tasks, view)), id: cardId });
-      },
-      tell,
-    };
-    return { cardReplies, seen };
-  };
-  /** A label given by a press on the card `cardId` (a button, a menu, an old Action.Submit). */
-  const label = (
-    context: TurnContext,
-    cardId: string,
-    choice: Choice & { sampleId: number; eventId: string | undefined },
-    r: CardReplies,
-  ) =>
-    desk.label(
-      { postRef: postRef(context.activity.conversation.id, cardId), user: reviewerId(context), action: 'set', via: 'button', ...choice },
-      r,
-    );
-
+  const cards: ReviewCards = { deps, desk };
   return {
-    async handleCardAction(context, action) {
-      const a = context.activity;
-      if (action.verb === REVIEW_VERBS.refresh) {
-        const parsed = refreshData.safeParse(action.data);
-        if (!parsed.success) return null;
-        const card = renderTeamsReviewCard(parsed.data.model as TeamsReviewModel, deps.review.tasks, {
-          viewer: `teams:${reviewerId(context)}`,
-          refreshFor: [a.from.id],
-          publicUrl: deps.publicUrl,
-        });
-        return cardResponse(card);
-      }
-      const pressed = choicesOf(
-        action,
-        deps.review.tasks.map((t) => t.id),
-      );
-      if (!pressed) return null;
-      if (!a.replyToId) return message(NOTES.not_a_card as string);
-      const { sampleId, choices } = pressed;
-      if (choices.length === 0) return message('Choose a label first.');
-      const notes: string[] = [];
-      const { cardReplies, seen } = replies(context, a.replyToId, async (text) => void notes.push(text));
-      const outcomes: CardLabelOutcome[] = [];
-      for (const c of choices) {
-        const eventId = a.id ? `teams:${a.id}:${c.task}` : undefined;
-        outcomes.push(await label(context, a.replyToId, { ...c, sampleId, eventId }, cardReplies));
-      }
-      if (seen.card) return cardResponse(seen.card);
-      if (notes.length > 0) return message(notes[0] as string);
-      if (outcomes.every((o) => o === 'unchanged')) {
-        const task = deps.review.tasks.find((t) => t.id === choices[0]?.task);
-        return message(`Already recorded${task && choices.length === 1 ? `: ${outcomeLabel(task, choices[0]?.value ?? '')}` : ''}.`);
-      }
-      return message(NOTES[outcomes.find((o) => o !== 'unchanged') ?? 'not_a_card'] ?? 'Nothing changed.');
-    },
-    async handleLabelSubmit(context) {
-      const submit = context.activity.value;
-      if (!isLabelSubmit(submit)) return false;
-      const a = context.activity;
-      if (!a.replyToId) return true;
-      const tell = async (text: string) => void (await context.sendActivity(MessageFactory.text(text)));
-      const { cardReplies } = replies(context, a.replyToId, tell);
-      const { sampleId, task, value } = submit;
-      await label(context, a.replyToId, { sampleId, task, value, eventId: `teams:${a.id}` }, cardReplies);
-      return true;
-    },
-    async handleReviewReaction(context, kind, reactions) {
-      const a = context.activity;
-      if (!a.replyToId) return;
-      for (const reaction of reactions) {
-        const mapped = TEAMS_REACTION_LABELS[reaction];
-        if (!mapped) continue;
-        const eventId = a.id ? `teams:${a.id}:${reaction}` : undefined;
-        const change = {
-          postRef: postRef(a.conversation.id, a.replyToId),
-          user: reviewerId(context),
-          ...mapped,
-          action: kind === 'added' ? ('set' as const) : ('remove' as const),
-        };
-        // A reaction gets no note: a reply to every stranger's like would only be noise in the review conversation.
-        await desk.label({ ...change, via: 'reaction', eventId }, replies(context, a.replyToId, undefined).cardReplies);
-      }
-    },
+    handleCardAction: (context, action) => answerCardAction(cards, context, action),
+    handleLabelSubmit: (context) => labelBySubmit(cards, context),
+    handleReviewReaction: (context, kind, reactions) => labelByReaction(cards, context, kind, reactions),
     postPending: () => (deps.conversation ? desk.postPending() : Promise.resolve(0)),
     async postSummary(text) {
       if (!deps.conversation) return;
@@ -224,4 +134,133 @@ export function teamsReview(adapter: CloudAdapter, appId: string, deps: TeamsRev
       });
     },
   };
+}
+
+/** What the review cards' handlers act with: the settings and this channel's side of the desk. */
+interface ReviewCards {
+  readonly deps: TeamsReviewDeps;
+  readonly desk: ChannelReview;
+}
+
+const attachment = (card: ReviewAdaptiveCard) => MessageFactory.attachment(CardFactory.adaptiveCard(card));
+
+/**
+ * Replies on the card the activity points at: update it in place for everyone (refreshing to their own view
+ * for the person acting) and keep the presser's view; tell the person why nothing was recorded (buttons only).
+ */
+function replies(
+  { deps }: ReviewCards,
+  context: TurnContext,
+  cardId: string,
+  tell: ((text: string) => Promise<void>) | undefined,
+): { cardReplies: CardReplies; seen: { card?: ReviewAdaptiveCard } } {
+  const seen: { card?: ReviewAdaptiveCard } = {};
+  const viewer = `teams:${reviewerId(context)}`;
+  const view = { refreshFor: [context.activity.from.id], publicUrl: deps.publicUrl };
+  const cardReplies: CardReplies = {
+    async update(item, tasks, labels) {
+      const model = reviewModel(item, tasks, labels);
+      seen.card = renderTeamsReviewCard(model, tasks, { ...view, viewer });
+      await context.updateActivity({ ...attachment(renderTeamsReviewCard(model, tasks, view)), id: cardId });
+    },
+    tell,
+  };
+  return { cardReplies, seen };
+}
+
+/** A label given by a press on the card `cardId` (a button, a menu, an old Action.Submit). */
+function label(
+  { desk }: ReviewCards,
+  context: TurnContext,
+  cardId: string,
+  choice: Choice & { sampleId: number; eventId: string | undefined },
+  r: CardReplies,
+): Promise<CardLabelOutcome> {
+  return desk.label(
+    { postRef: postRef(context.activity.conversation.id, cardId), user: reviewerId(context), action: 'set', via: 'button', ...choice },
+    r,
+  );
+}
+
+/** An Action.Execute on a review card: a refresh (the card as this person sees it), or labels; null when not ours. */
+async function answerCardAction(cards: ReviewCards, context: TurnContext, action: CardAction): Promise<AdaptiveCardInvokeResponse | null> {
+  const { deps } = cards;
+  if (action.verb === REVIEW_VERBS.refresh) {
+    const parsed = refreshData.safeParse(action.data);
+    if (!parsed.success) return null;
+    const card = renderTeamsReviewCard(parsed.data.model as TeamsReviewModel, deps.review.tasks, {
+      viewer: `teams:${reviewerId(context)}`,
+      refreshFor: [context.activity.from.id],
+      publicUrl: deps.publicUrl,
+    });
+    return cardResponse(card);
+  }
+  const pressed = choicesOf(
+    action,
+    deps.review.tasks.map((t) => t.id),
+  );
+  if (!pressed) return null;
+  return labelByPress(cards, context, pressed);
+}
+
+/** Labels chosen on a card (a button, or the menus' "Save"): the card as the presser now sees it, or why nothing changed. */
+async function labelByPress(
+  cards: ReviewCards,
+  context: TurnContext,
+  { sampleId, choices }: { sampleId: number; choices: Choice[] },
+): Promise<AdaptiveCardInvokeResponse> {
+  const a = context.activity;
+  if (!a.replyToId) return message(NOTES.not_a_card as string);
+  if (choices.length === 0) return message('Choose a label first.');
+  const notes: string[] = [];
+  const { cardReplies, seen } = replies(cards, context, a.replyToId, async (text) => void notes.push(text));
+  const outcomes: CardLabelOutcome[] = [];
+  for (const c of choices) {
+    const eventId = a.id ? `teams:${a.id}:${c.task}` : undefined;
+    outcomes.push(await label(cards, context, a.replyToId, { ...c, sampleId, eventId }, cardReplies));
+  }
+  if (seen.card) return cardResponse(seen.card);
+  if (notes.length > 0) return message(notes[0] as string);
+  if (outcomes.every((o) => o === 'unchanged')) {
+    const task = cards.deps.review.tasks.find((t) => t.id === choices[0]?.task);
+    return message(`Already recorded${task && choices.length === 1 ? `: ${outcomeLabel(task, choices[0]?.value ?? '')}` : ''}.`);
+  }
+  return message(NOTES[outcomes.find((o) => o !== 'unchanged') ?? 'not_a_card'] ?? 'Nothing changed.');
+}
+
+/** A press on a card posted before Universal Actions (Action.Submit with our label data); true when it was one. */
+async function labelBySubmit(cards: ReviewCards, context: TurnContext): Promise<boolean> {
+  const submit = context.activity.value;
+  if (!isLabelSubmit(submit)) return false;
+  const a = context.activity;
+  if (!a.replyToId) return true;
+  const tell = async (text: string) => void (await context.sendActivity(MessageFactory.text(text)));
+  const { cardReplies } = replies(cards, context, a.replyToId, tell);
+  const { sampleId, task, value } = submit;
+  await label(cards, context, a.replyToId, { sampleId, task, value, eventId: `teams:${a.id}` }, cardReplies);
+  return true;
+}
+
+/** A reaction on a review card: like/sad label the abstention task; removing it removes the label. */
+async function labelByReaction(
+  cards: ReviewCards,
+  context: TurnContext,
+  kind: 'added' | 'removed',
+  reactions: readonly string[],
+): Promise<void> {
+  const a = context.activity;
+  if (!a.replyToId) return;
+  for (const reaction of reactions) {
+    const mapped = TEAMS_REACTION_LABELS[reaction];
+    if (!mapped) continue;
+    const eventId = a.id ? `teams:${a.id}:${reaction}` : undefined;
+    const change = {
+      postRef: postRef(a.conversation.id, a.replyToId),
+      user: reviewerId(context),
+      ...mapped,
+      action: kind === 'added' ? ('set' as const) : ('remove' as const),
+    };
+    // A reaction gets no note: a reply to every stranger's like would only be noise in the review conversation.
+    await cards.desk.label({ ...change, via: 'reaction', eventId }, replies(cards, context, a.replyToId, undefined).cardReplies);
+  }
 }
