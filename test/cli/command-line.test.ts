@@ -68,6 +68,9 @@ describe('candor --help and usage errors', () => {
     const required = await candorInProcess(['eval', 'loo', '--kb', 'x']);
     expect(required.code).toBe(2);
     expect(required.stderr).toMatch(/required option '--questions <file>' not specified/);
+    const expert = await candorInProcess(['kb', 'confirm', '7']);
+    expect(expert.code).toBe(2);
+    expect(expert.stderr).toMatch(/required option '--as <name>' not specified/);
     const number = await candorInProcess(['report', 'gaps', '--days', 'lots']);
     expect(number.code).toBe(2);
     expect(number.stderr).toMatch(/'--days <n>' argument 'lots' is invalid\. expected a whole number from 1 to 3,650/);
