@@ -91,7 +91,7 @@ describe('candor review import and the agreement report on imported labels', () 
     expect(report.tasks.find((t) => t.task === 'factuality')).toMatchObject({ items: 3, humans: ['import:pb-gpt41'] });
 
     let text = '';
-    evalDetect(files.path('pb.jsonl'), true, (t) => (text += t));
+    evalDetect({ responses: files.path('pb.jsonl'), json: true }, (t) => (text += t));
     const detect = JSON.parse(text) as DetectReport;
     // Same items, same seed: yes/no (did it abstain) maps one-to-one onto correct/incorrect here.
     expect(rule.items).toBe(detect.agreement!.items);

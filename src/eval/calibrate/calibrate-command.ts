@@ -22,14 +22,20 @@ import { pointsFromLabels } from './label-points.js';
 /** The services these commands use. */
 type CommandServices = Pick<Services, 'ask' | 'indexes' | 'config' | 'store'>;
 
-export interface CalibrateArgs {
+/** `eval calibrate`'s options, as the command line parses them. */
+export interface CalibrateOptions {
   readonly kb: string;
+  /** Questions in the eval loo format; either this or fromLabels. */
   readonly questions?: string | undefined;
-  readonly fromLabels: boolean;
+  /** Reviewers' labels on the abstention task instead of a questions file. */
+  readonly fromLabels?: boolean | undefined;
+  /** A share between 0 and 1, as typed. @default 0.75 */
   readonly targetAbstention?: string | undefined;
+  /** Where to write PREFIX.svg and PREFIX.json. @default "calibration-KB" */
   readonly out?: string | undefined;
-  readonly apply: boolean;
-  readonly json: boolean;
+  /** Store the recommended threshold as the KB's setting. */
+  readonly apply?: boolean | undefined;
+  readonly json?: boolean | undefined;
 }
 
 /** The JSON summary (stdout with --json, and the .json file beside the SVG). */
@@ -64,12 +70,12 @@ const DEFAULT_TARGET = 0.75;
  */
 export async function evalCalibrate(
   app: CommandServices,
-  args: CalibrateArgs,
+  args: CalibrateOptions,
   print: (text: string) => void,
   progress: (message: string) => void,
 ): Promise<number> {
   const target = parseTarget(args.targetAbstention);
-  if (Boolean(args.questions) === args.fromLabels) {
+  if (Boolean(args.questions) === (args.fromLabels === true)) {
     throw new CandorError(
       'option_invalid',
       'eval calibrate needs either --questions FILE (the eval loo format) or --from-labels (reviewer labels on the abstention task). ' +
@@ -144,7 +150,7 @@ export async function evalCalibrate(
 /** The scored items to sweep: the questions file's (every fact it names must be in the KB), or the reviewers' labels. */
 async function calibrationPoints(
   app: CommandServices,
-  args: CalibrateArgs,
+  args: CalibrateOptions,
   index: KnowledgeIndex,
   progress: (message: string) => void,
 ): Promise<CalibrationPoint[]> {

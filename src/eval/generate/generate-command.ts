@@ -12,13 +12,18 @@ import { generateCandidates, type Candidate, type Generation } from './generate-
 /** The services these commands use. */
 type CommandServices = Pick<Services, 'llm' | 'store' | 'config'>;
 
-export interface GenerateArgs {
-  readonly kb: string | undefined;
+/** `eval generate`'s options, as the command line parses them (numbers as typed, checked here). */
+export interface GenerateOptions {
+  readonly kb: string;
+  /** Questions per fact, 1 to 10. @default 1 */
   readonly perFact?: string | undefined;
+  /** Don't-know questions per category, 1 to 50. @default 5 */
   readonly perCategory?: string | undefined;
+  /** A comma list of don't-know categories, all or none. @default all */
   readonly categories?: string | undefined;
+  /** Write the questions here (.jsonl); FILE.cache.jsonl lets a failed run resume. */
   readonly out?: string | undefined;
-  readonly json: boolean;
+  readonly json?: boolean | undefined;
 }
 
 /** A generated question line: the `eval loo` questions format plus `expected` and `category`. */
@@ -41,7 +46,7 @@ export interface QuestionLine {
  */
 export async function evalGenerate(
   app: CommandServices,
-  args: GenerateArgs,
+  args: GenerateOptions,
   print: (text: string) => void,
   progress: (text: string) => void,
 ): Promise<number> {
