@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { evalCalibrate, type CalibrateOptions } from '../eval/calibrate/calibrate-command.js';
 import { evalDetect, type DetectOptions } from '../eval/detect-command.js';
 import { evalFollowUps, type FollowUpsOptions } from '../eval/follow-ups/follow-ups-command.js';
-import { evalGenerate, type GenerateOptions } from '../eval/generate/generate-command.js';
+import { evalGenerate, type EvalGenerateOptions } from '../eval/generate/generate-command.js';
 import { evalGrounding, type GroundingOptions } from '../eval/grounding/grounding-command.js';
 import { evalLoo, type LooOptions } from '../eval/loo-command.js';
 import { createLlm } from '../llm/llm-client.js';
@@ -97,7 +97,7 @@ function registerGenerate(group: Command, cli: Cli): void {
     .option('--per-category <n>', 'don’t-know questions per category (default 5, at most 50)')
     .option('--out <file>', 'write the questions (.jsonl); FILE.cache.jsonl lets a failed run resume')
     .addOption(jsonOption())
-    .action(async (opts: GenerateOptions) =>
+    .action(async (opts: EvalGenerateOptions) =>
       cli.done(await cli.withApp('eval generate', (app) => evalGenerate(app, opts, cli.print, cli.progress))),
     );
 }
