@@ -1,6 +1,9 @@
 import { buildCandor, type Candor } from '../app/main.js';
 import { loadConfig, type Config } from '../config.js';
 
+/** Where a command prints its result: one line (or block) of text on stdout. */
+export type Out = (text: string) => void;
+
 /**
  * What every command is given: the settings (read when a command first needs
  * them, so help and usage errors read none), the composition root for the

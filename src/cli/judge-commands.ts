@@ -4,29 +4,40 @@ import type { Command } from 'commander';
 import type { Services } from '../ask/services.js';
 import { CandorError } from '../kernel/errors.js';
 import { addJudgeSpec, listJudgeSpecs } from '../review/judge/judge-specs.js';
-import type { Cli } from './cli-context.js';
+import type { Cli, Out } from './cli-context.js';
 import { jsonOption } from './cli-options.js';
-import type { Out, ReviewArgs } from './review-commands.js';
 
 /** The services these commands use. */
 type CommandServices = Pick<Services, 'store' | 'config' | 'llm'>;
 
-/** `candor judge add|list`. */
-export async function judgeCommand(app: CommandServices, args: ReviewArgs, out: Out): Promise<number> {
-  const sub = args.positionals[1];
-  if (sub === 'list') {
-    const specs = await listJudgeSpecs(app.store.db);
-    out(
-      args.values.json
-        ? JSON.stringify({ judges: specs })
-        : specs
-            .map((s) => `${s.name}@${s.version}  ${s.task}  ${s.model}  prompt ${s.promptId}@${s.promptVersion}  (${s.outcomes.join('/')})`)
-            .join('\n') || 'no judges yet: candor judge add --name NAME --task TASK --criteria TEXT|@FILE',
-    );
-    return 0;
-  }
-  if (sub !== 'add') throw new CandorError('option_invalid', 'judge supports: add, list');
-  const { name, task, criteria, outcomes, model } = args.values;
+export interface JudgeAddOptions {
+  readonly name: string;
+  readonly task: string;
+  /** The criteria, or @FILE to read them from a file. */
+  readonly criteria: string;
+  /** Comma-separated labels. @default the task's outcomes */
+  readonly outcomes?: string | undefined;
+  /** @default CANDOR_JUDGE_MODEL, else CANDOR_CHAT_MODEL */
+  readonly model?: string | undefined;
+  readonly json?: boolean | undefined;
+}
+
+/** `candor judge list`: every judge spec, every version. */
+export async function judgeList(app: Pick<Services, 'store'>, options: { json?: boolean | undefined }, out: Out): Promise<number> {
+  const specs = await listJudgeSpecs(app.store.db);
+  out(
+    options.json
+      ? JSON.stringify({ judges: specs })
+      : specs
+          .map((s) => `${s.name}@${s.version}  ${s.task}  ${s.model}  prompt ${s.promptId}@${s.promptVersion}  (${s.outcomes.join('/')})`)
+          .join('\n') || 'no judges yet: candor judge add --name NAME --task TASK --criteria TEXT|@FILE',
+  );
+  return 0;
+}
+
+/** `candor judge add`: a judge spec (adding a name again makes its next version). */
+export async function judgeAdd(app: CommandServices, options: JudgeAddOptions, out: Out): Promise<number> {
+  const { name, task, criteria, outcomes, model } = options;
   if (!name || !task || !criteria)
     throw new CandorError(
       'option_invalid',
@@ -46,7 +57,7 @@ export async function judgeCommand(app: CommandServices, args: ReviewArgs, out: 
     outcomes: outcomes ? outcomes.split(',').map((o) => o.trim()) : [...(defaults?.outcomes ?? [])],
     model: judgeModel,
   });
-  out(args.values.json ? JSON.stringify(spec) : `added judge ${spec.name}@${spec.version} (${spec.task}, ${spec.model})`);
+  out(options.json ? JSON.stringify(spec) : `added judge ${spec.name}@${spec.version} (${spec.task}, ${spec.model})`);
   return 0;
 }
 
@@ -62,14 +73,10 @@ export function registerJudge(program: Command, cli: Cli): void {
     .option('--outcomes <list>', "its labels, comma-separated (default: the task's)")
     .option('--model <model>', 'the model it runs on (default: CANDOR_JUDGE_MODEL, else CANDOR_CHAT_MODEL)')
     .addOption(jsonOption())
-    .action(async (opts: ReviewArgs['values']) =>
-      cli.done(await cli.withApp('judge add', (app) => judgeCommand(app, { positionals: ['judge', 'add'], values: opts }, cli.print))),
-    );
+    .action(async (opts: JudgeAddOptions) => cli.done(await cli.withApp('judge add', (app) => judgeAdd(app, opts, cli.print))));
   judge
     .command('list')
     .description('judge specs, every version')
     .addOption(jsonOption())
-    .action(async (opts: { json?: boolean }) =>
-      cli.done(await cli.withApp('judge list', (app) => judgeCommand(app, { positionals: ['judge', 'list'], values: opts }, cli.print))),
-    );
+    .action(async (opts: { json?: boolean }) => cli.done(await cli.withApp('judge list', (app) => judgeList(app, opts, cli.print))));
 }

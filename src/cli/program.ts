@@ -8,7 +8,7 @@ import { registerGaps } from './gaps-commands.js';
 import { registerIngest } from './ingest-command.js';
 import { registerJudge } from './judge-commands.js';
 import { registerKb } from './kb-commands.js';
-import { registerReport } from './report-gaps.js';
+import { registerReport } from './report-commands.js';
 import { registerReview } from './review-commands.js';
 import { registerServeCommands } from './serve-commands.js';
 

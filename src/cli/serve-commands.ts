@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 
+import type { Candor } from '../app/main.js';
 import { serve } from '../app/serve.js';
 import { channelMap, formatChannelMap } from '../channels/chat/channel-map.js';
 import { kbStatus } from '../kb/ingest/ingest.js';
@@ -17,7 +18,7 @@ export function registerServeCommands(program: Command, cli: Cli): void {
       '\nIngests the example documents (examples/kb, found beside the installed code, whatever the working directory)\n' +
         'when the knowledge base is empty, then serves as `candor serve` does.',
     )
-    .action(async () => cli.done(await serveCommand(cli, 'start')));
+    .action(async () => cli.done(await serveCommand(cli, 'start', (app) => ensureExampleKb(app, app.config.kb.defaultName, cli))));
 
   program
     .command('serve')
@@ -75,11 +76,12 @@ when it is stopped, or ask it over HTTP meanwhile.`,
     });
 }
 
-async function serveCommand(cli: Cli, command: 'start' | 'serve'): Promise<number> {
+/** Serves until a signal stops the server (the root stays open); `prepare` runs first (start: the example KB). */
+async function serveCommand(cli: Cli, purpose: string, prepare?: (app: Candor) => Promise<void>): Promise<number> {
   return cli.withApp(
-    command,
+    purpose,
     async (app) => {
-      if (command === 'start') await ensureExampleKb(app, app.config.kb.defaultName, cli);
+      await prepare?.(app);
       await serve(app);
       return 0;
     },
