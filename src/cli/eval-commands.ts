@@ -8,7 +8,7 @@ import { evalGrounding, type GroundingOptions } from '../eval/grounding/groundin
 import { evalLoo, type LooOptions } from '../eval/loo-command.js';
 import { createLlm } from '../llm/llm-client.js';
 import type { Cli } from './cli-context.js';
-import { jsonOption, kbOption } from './cli-options.js';
+import { jsonOption, kbOption, typedPath } from './cli-options.js';
 
 /** `candor eval loo|calibrate|detect|grounding|follow-ups|generate`: offline evaluation. */
 export function registerEval(program: Command, cli: Cli): void {
@@ -26,11 +26,12 @@ function registerLoo(group: Command, cli: Cli): void {
     .command('loo')
     .description('leave-one-out: each question asked with the full KB and with its own fact left out (abstention per category)')
     .requiredOption('--kb <name>', 'knowledge base')
-    .requiredOption('--questions <file>', 'questions (.jsonl, one {"question", ...} per line: see docs/evaluation.md)')
-    .option('--markdown <file>', 'also write the report as Markdown')
+    .requiredOption('--questions <file>', 'questions (.jsonl, one {"question", ...} per line: see docs/evaluation.md)', typedPath(cli))
+    .option('--markdown <file>', 'also write the report as Markdown', typedPath(cli))
     .option(
       '--behind <file>',
       'published model answers given without their fact (PolicyBench responses_with_labels): abstained by the model alone, behind the gate, and behind the gate and the grounding check',
+      typedPath(cli),
     )
     .addOption(jsonOption())
     .action(async (opts: LooOptions) => cli.done(await cli.withApp('eval loo', (app) => evalLoo(app, opts, cli.print, cli.progress))));
@@ -41,10 +42,10 @@ function registerCalibrate(group: Command, cli: Cli): void {
     .command('calibrate')
     .description("sweep the answerability threshold over a KB's questions or its reviewers' labels; SVG + JSON trade-off")
     .requiredOption('--kb <name>', 'knowledge base')
-    .option('--questions <file>', 'questions in the eval loo format')
+    .option('--questions <file>', 'questions in the eval loo format', typedPath(cli))
     .option('--from-labels', "reviewers' labels on the abstention task instead of a questions file")
     .option('--target-abstention <share>', 'the abstention on unanswerable questions to aim for (default 0.75)')
-    .option('--out <prefix>', 'write PREFIX.svg and PREFIX.json')
+    .option('--out <prefix>', 'write PREFIX.svg and PREFIX.json', typedPath(cli))
     .option('--apply', "store the recommended threshold as the KB's setting")
     .addOption(jsonOption())
     .action(async (opts: CalibrateOptions) =>
@@ -56,7 +57,7 @@ function registerDetect(group: Command, cli: Cli): void {
   group
     .command('detect')
     .description('the rule abstention detector over replies {"id","question","response","label"?} (vs their labels)')
-    .requiredOption('--responses <file>', 'replies (.jsonl)')
+    .requiredOption('--responses <file>', 'replies (.jsonl)', typedPath(cli))
     .addOption(jsonOption())
     .action((opts: DetectOptions) => cli.done(evalDetect(opts, cli.print)));
 }
@@ -65,8 +66,12 @@ function registerGrounding(group: Command, cli: Cli): void {
   group
     .command('grounding')
     .description('the checks after generation over model answers with their context: flagged, passed, AUC; needs no database')
-    .requiredOption('--responses <file>', 'answers {"id","question","response","context":[facts],"cited":[0-based]?,"supported"?}')
-    .option('--markdown <file>', 'also write the report as Markdown')
+    .requiredOption(
+      '--responses <file>',
+      'answers {"id","question","response","context":[facts],"cited":[0-based]?,"supported"?}',
+      typedPath(cli),
+    )
+    .option('--markdown <file>', 'also write the report as Markdown', typedPath(cli))
     .addOption(jsonOption())
     .action(async (opts: GroundingOptions) => {
       // No database: only the model, for the entailment check when CANDOR_LLM_ENTAILMENT is on.
@@ -79,7 +84,11 @@ function registerFollowUps(group: Command, cli: Cli): void {
   group
     .command('follow-ups')
     .description('thread follow-ups made standalone (as typed, rule, model), held to hand-written ones')
-    .option('--questions <file>', 'pairs {"previous","followUp","standalone","kind"} (default: examples/questions/follow-ups.jsonl)')
+    .option(
+      '--questions <file>',
+      'pairs {"previous","followUp","standalone","kind"} (default: examples/questions/follow-ups.jsonl)',
+      typedPath(cli),
+    )
     .addOption(kbOption())
     .addOption(jsonOption())
     .action(async (opts: FollowUpsOptions) =>
@@ -95,7 +104,7 @@ function registerGenerate(group: Command, cli: Cli): void {
     .option('--per-fact <n>', 'questions per fact (default 1, at most 10)')
     .option('--categories <list>', 'don’t-know categories: a comma list, all or none (default all)')
     .option('--per-category <n>', 'don’t-know questions per category (default 5, at most 50)')
-    .option('--out <file>', 'write the questions (.jsonl); FILE.cache.jsonl lets a failed run resume')
+    .option('--out <file>', 'write the questions (.jsonl); FILE.cache.jsonl lets a failed run resume', typedPath(cli))
     .addOption(jsonOption())
     .action(async (opts: EvalGenerateOptions) =>
       cli.done(await cli.withApp('eval generate', (app) => evalGenerate(app, opts, cli.print, cli.progress))),

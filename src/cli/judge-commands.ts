@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 
 import type { Services } from '../ask/services.js';
-import { CandorError } from '../kernel/errors.js';
+import { CandorError, fileReadError } from '../kernel/errors.js';
 import { addJudgeSpec, listJudgeSpecs } from '../review/judge/judge-specs.js';
 import type { Cli, Out } from './cli-context.js';
 import { jsonOption } from './cli-options.js';
@@ -53,7 +53,7 @@ export async function judgeAdd(app: CommandServices, options: JudgeAddOptions, o
   const spec = await addJudgeSpec(app.store.db, {
     name,
     task: task as 'abstention',
-    criteria: criteria.startsWith('@') ? readFileSync(criteria.slice(1), 'utf8') : criteria,
+    criteria: criteria.startsWith('@') ? readCriteria(criteria.slice(1)) : criteria,
     outcomes: outcomes ? outcomes.split(',').map((o) => o.trim()) : [...(defaults?.outcomes ?? [])],
     model: judgeModel,
   });
@@ -69,7 +69,9 @@ export function registerJudge(program: Command, cli: Cli): void {
     .description('a judge spec (adding a name again makes its next version)')
     .requiredOption('--name <name>', "the judge's name")
     .requiredOption('--task <task>', 'the task it labels (abstention, factuality, …)')
-    .requiredOption('--criteria <text>', 'the criteria, or @FILE to read them from a file')
+    .requiredOption('--criteria <text>', 'the criteria, or @FILE to read them from a file', (value: string) =>
+      value.startsWith('@') ? `@${cli.path(value.slice(1))}` : value,
+    )
     .option('--outcomes <list>', "its labels, comma-separated (default: the task's)")
     .option('--model <model>', 'the model it runs on (default: CANDOR_JUDGE_MODEL, else CANDOR_CHAT_MODEL)')
     .addOption(jsonOption())
@@ -79,4 +81,12 @@ export function registerJudge(program: Command, cli: Cli): void {
     .description('judge specs, every version')
     .addOption(jsonOption())
     .action(async (opts: { json?: boolean }) => cli.done(await cli.withApp('judge list', (app) => judgeList(app, opts, cli.print))));
+}
+
+function readCriteria(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw fileReadError(path, error);
+  }
 }

@@ -8,7 +8,7 @@ import { removeLabel, setLabel } from '../review/label-store.js';
 import { loadReviewItems, type ReviewItem } from '../review/review-items.js';
 import { sampleInteractions } from '../review/sample-interactions.js';
 import type { Cli, Out } from './cli-context.js';
-import { jsonOption, wholeNumber } from './cli-options.js';
+import { jsonOption, typedPath, wholeNumber } from './cli-options.js';
 import { decimal } from './format.js';
 
 /** The services these commands use. */
@@ -169,7 +169,7 @@ export function registerReview(program: Command, cli: Cli): void {
   review
     .command('import')
     .description("an outside annotator's labels (replies with labels, .jsonl)")
-    .argument('<file>', 'the labelled replies')
+    .argument('<file>', 'the labelled replies', typedPath(cli))
     .requiredOption('--annotator <name>', 'who labelled them')
     .requiredOption('--task <task>', 'abstention or factuality')
     .addOption(jsonOption())
