@@ -2,16 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'drizzle-orm';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { buildCandor, type Candor } from '../../src/app/main.js';
-import { httpRoutes } from '../../src/app/serve.js';
-import { startHttpServer, type RunningServer } from '../../src/channels/http/http-server.js';
-import { ingestPaths } from '../../src/kb/ingest/ingest.js';
-import { rows } from '../channels/slack/slack-interactions.js';
-import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
+import { startServe, stopWith, type ServeProcess } from '../serve/serve-process.js';
+import { candorInProcess } from '../support/cli-in-process.js';
+import { HANDBOOK_FACTS, jsonl, tempFiles } from '../support/compose.js';
+import { migratedStore } from '../support/migrated-store.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
 const CHROMIUM_ARGS = [
@@ -29,16 +26,21 @@ const GYM_ANSWER = 'The staff gym is on level 2 of the office building and is op
 const DOG = 'Can I bring my dog to the office?';
 const PICNIC = 'When is the company picnic this year?';
 
+/** A loaded CI machine starts tsx, opens PGlite and closes it slowly; a hang is what must fail. */
+const SLOW_MS = 90_000;
+
 /**
- * An expert without Slack or Teams closes gaps in the console, in a real browser: dana (console:dana in
+ * `candor serve` runs on the default embedded store, as a process of its own; what the test needs from the store
+ * it reads with `candor` commands run beside it (handed to the server). An expert without Slack or Teams closes
+ * gaps in the console, in a real browser: dana (console:dana in
  * CANDOR_EXPERTS) answers one gap — the fact previewed, then confirmed — and marks another not for the KB;
  * the asker's next question is answered from her fact. bob, a console user who is no expert, sees the gaps
  * but no forms; a post from another site, or with the page's token missing or changed, is refused.
  */
 describe('gap actions in the console, in a browser', () => {
   const files = tempFiles({ 'handbook.jsonl': jsonl(HANDBOOK_FACTS) });
-  let app: Candor;
-  let server: RunningServer;
+  let env: Record<string, string>;
+  let server: ServeProcess;
   let attacker: Server;
   let attackerUrl = '';
   let browser: Browser;
@@ -55,26 +57,37 @@ describe('gap actions in the console, in a browser', () => {
     });
     return (await res.json()) as { decision: string; evidence?: { source: string; text: string }[] };
   };
-  const stateOf = async (question: string) =>
-    (await rows<{ state: string }>(app.store.db, sql`select state from gaps where question = ${question}`))[0]?.state;
-  const expertFacts = () =>
-    rows<{ text: string; source: string }>(app.store.db, sql`select text, source from facts where source like 'expert:%'`);
+  const candor = async <T>(args: string[]): Promise<T> => {
+    const run = await candorInProcess([...args, '--json'], env);
+    expect(run.code, run.stderr).toBe(0);
+    return JSON.parse(run.stdout) as T;
+  };
+  const gapOf = async (question: string) =>
+    (await candor<{ groups: { id: number; question: string; state: string }[] }>(['report', 'gaps'])).groups.find(
+      (g) => g.question === question,
+    );
+  const stateOf = async (question: string) => (await gapOf(question))?.state;
+  const expertFacts = async () =>
+    (await candor<{ facts: { text: string; source: string }[] }>(['kb', 'facts', '--source', 'expert'])).facts.map(({ text, source }) => ({
+      text,
+      source,
+    }));
   const gapSection = (p: Page, question: string) => p.getByTestId('gap-group').filter({ hasText: question });
   const shot = (name: string) => page.screenshot({ path: `${ARTIFACTS}console-gap-actions-${name}.png` });
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    app = await buildCandor(
-      testConfig({
-        CANDOR_KB: 'handbook',
-        CANDOR_CONSOLE_BASIC_AUTH: `${DANA.username}:${DANA.password},${BOB.username}:${BOB.password}`,
-        CANDOR_EXPERTS: JSON.stringify([{ kb: 'handbook', people: ['console:dana'] }]),
-      }),
-      { telemetry: false },
-    );
-    await ingestPaths(app.store.db, [files.path('handbook.jsonl')], { kb: 'handbook' });
-    server = await startHttpServer(httpRoutes(app, []), { host: '127.0.0.1', port: 0, log: app.log });
-    url = server.url;
+    env = {
+      CANDOR_DATA_DIR: await migratedStore(files.path('data')),
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      CANDOR_KB: 'handbook',
+      CANDOR_CONSOLE_BASIC_AUTH: `${DANA.username}:${DANA.password},${BOB.username}:${BOB.password}`,
+      CANDOR_EXPERTS: JSON.stringify([{ kb: 'handbook', people: ['console:dana'] }]),
+    };
+    server = startServe(env, { args: ['serve'] });
+    url = await server.serving(SLOW_MS);
+    await candor(['ingest', files.path('handbook.jsonl')]); // beside the running server: it runs there
     for (const question of [GYM, DOG, PICNIC]) expect((await askOverApi(question)).decision, question).toBe('abstain');
     // Another site (another port: another origin) whose page posts to the console, as a forged form would.
     attacker = createServer((req, res) => {
@@ -89,14 +102,13 @@ describe('gap actions in the console, in a browser', () => {
     asBob = await browser.newContext({ viewport: { width: 1280, height: 900 }, httpCredentials: { ...BOB, send: 'always' } });
     page = await asDana.newPage();
     page.setDefaultTimeout(30_000);
-  }, 180_000);
+  }, 4 * SLOW_MS);
   afterAll(async () => {
     await browser?.close();
     await new Promise((resolve) => attacker?.close(resolve));
-    await server?.stop(500);
-    await app?.close();
+    if (server) expect((await stopWith(server, 'SIGTERM')).code).toBe(0);
     files.cleanup();
-  });
+  }, SLOW_MS);
 
   it('signs the expert in and shows her the gaps with their forms', async () => {
     await page.goto(`${url}/gaps`);
@@ -150,7 +162,7 @@ describe('gap actions in the console, in a browser', () => {
   });
 
   it('refuses a cross-site post, even with the expert signed in', async () => {
-    const [picnic] = await rows<{ id: number }>(app.store.db, sql`select id from gaps where question = ${PICNIC}`);
+    const picnic = await gapOf(PICNIC);
     const target = `/gaps/${picnic!.id}/dismiss`;
     const evil = await asDana.newPage();
     await evil.goto(`${attackerUrl}?to=${encodeURIComponent(target)}`);
