@@ -271,10 +271,13 @@ describe('closing KB gaps from the CLI, and seeing them in the console', () => {
       expect(await page(`/interactions/${seeded.groups[0]!.examples[0]!.interactionId}`)).toContain('data-testid="feedback-none"');
     });
 
-    it('the overview shows the feedback rate over its window: replies with feedback of all replies, helpful vs not', async () => {
+    it('the overview shows the feedback rate over its window: replies with feedback of the replies that could be rated, helpful vs not', async () => {
+      // Replies over the HTTP API, the CLI and the console's ask box have no 👍/👎 buttons: they are not in the denominator.
+      for (const channel of ['http', 'cli', 'console']) await app.ask({ question: ANSWERABLE, kb: 'handbook', channel });
       const html = await page('/?days=7');
-      expect(html).toContain('data-testid="feedback-rate">3.2%<'); // 1 of 31 replies
+      expect(html).toContain('data-testid="feedback-rate">3.2%<'); // 1 of 31 Slack replies
       expect(html).toContain('data-testid="feedback-replies">1 of 31<');
+      expect(html).toContain('Slack and Teams replies: the only ones with 👍/👎 buttons');
       expect(html).toContain('data-testid="feedback-helpful">1<');
       expect(html).toContain('data-testid="feedback-not-helpful">1<');
     });
