@@ -259,6 +259,20 @@ describe('the console desk', () => {
       expect(factuality).toContain(`href="/review/${sample}?task=factuality"`);
     });
 
+    it('a refusal’s sample shows the retrieved facts that nearly answered, as its interaction does (the criterion reads them)', async () => {
+      const found = await app.store.db.execute(sql`select id from review_samples where interaction_id = ${ids.shuttle}`);
+      const refused = Number((found as unknown as { rows: { id: number }[] }).rows[0]!.id);
+      const body = await page(`/review/${refused}`);
+      expect(body).toContain('refused although a retrieved fact states the answer');
+      const nearMisses = (html: string) => [...html.matchAll(/<tr data-testid="near-miss">(.*?)<\/tr>/g)].map((m) => m[1]!);
+      const shown = nearMisses(body);
+      expect(shown.length).toBeGreaterThan(0);
+      expect(shown).toEqual(nearMisses(await page(`/interactions/${ids.shuttle}`)));
+      expect(shown.join('')).toMatch(/does not mention (&quot;|")shuttle/);
+      // An answer's sample has none to show.
+      expect(await page(`/review/${sample}`)).not.toContain('nearly answered');
+    });
+
     it('a configured reviewer labels in the console, through the review service, with the page’s CSRF token', async () => {
       const form = await page(`/review/${sample}`, basic(ALICE));
       expect(form).toContain('data-testid="reviewer">console:alice<');
