@@ -321,14 +321,41 @@ describe('closing KB gaps from the CLI, and seeing them in the console', () => {
       expect(res.status).toBe(303);
       const reconfirmed = Number(new URL(res.headers.get('location')!, server.url).searchParams.get('replacement'));
       expect(reconfirmed).toBeGreaterThan(replacement);
+      // Retire asks first: the button opens a page of its own, and a post without its confirmation retires nothing.
+      html = await page(`/facts?kb=handbook&source=expert&done=confirmed&fact=${replacement}&replacement=${reconfirmed}`);
+      expect(html).toContain(
+        `<form method="get" action="/facts"><input type="hidden" name="kb" value="handbook" /><input type="hidden" name="retire" value="${reconfirmed}" />`,
+      );
+      const confirm = await page(`/facts?kb=handbook&retire=${reconfirmed}`);
+      expect(confirm).toContain(`<h2>Retire fact ${reconfirmed}?</h2>`);
+      expect(confirm).toContain('data-testid="retire-fact-text">Staff get 25% off at FitWell.<');
+      expect(confirm).toContain('<input type="hidden" name="confirmed" value="yes" />');
+      expect(confirm).toContain(`href="/facts?kb=handbook&amp;source=expert#fact-${reconfirmed}" data-testid="fact-retire-cancel"`);
       res = await post('/facts', { action: 'retire', fact: String(reconfirmed), kb: 'handbook' });
+      expect(res.status).toBe(200);
+      expect(squeeze(await res.text())).toContain(`<h2>Retire fact ${reconfirmed}?</h2>`);
+      expect(await page('/facts?kb=handbook')).toContain('data-testid="facts-summary">1 expert fact ');
+      // In a browser session the confirmation's form carries the session's CSRF token; a post without it is refused.
+      const login = await fetch(`${server.url}/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
+        body: new URLSearchParams({ token: TOKEN }).toString(),
+      });
+      const session = { authorization: '', cookie: login.headers.get('set-cookie')!.split(';')[0]! };
+      const confirmPage = await (await fetch(`${server.url}/facts?kb=handbook&retire=${reconfirmed}`, { headers: session })).text();
+      expect(confirmPage).toMatch(/<input type="hidden" name="csrf" value="[\w-]+" \/>/);
+      const retireForm = { action: 'retire', fact: String(reconfirmed), kb: 'handbook', confirmed: 'yes' };
+      expect((await post('/facts', retireForm, session)).status).toBe(403);
+      res = await post('/facts', { action: 'retire', fact: String(reconfirmed), kb: 'handbook', confirmed: 'yes' });
       expect(res.status).toBe(303);
       expect(res.headers.get('location')).toBe(`/facts?kb=handbook&source=expert&done=retired&fact=${reconfirmed}`);
       expect(await page('/facts?kb=handbook')).toContain('data-testid="facts-summary">0 expert facts');
       html = await page('/facts?kb=handbook&all=1');
       expect(html.split('data-testid="fact-status">retired<')).toHaveLength(5);
       // Retiring it again is refused on the page, saying why; nothing changes.
-      res = await post('/facts', { action: 'retire', fact: String(reconfirmed), kb: 'handbook' });
+      expect((await fetch(`${server.url}/facts?kb=handbook&retire=${reconfirmed}`, { headers: bearer })).status).toBe(404);
+      res = await post('/facts', { action: 'retire', fact: String(reconfirmed), kb: 'handbook', confirmed: 'yes' });
       expect(res.status).toBe(409);
       expect(squeeze(await res.text())).toContain(`data-testid="facts-error">Fact ${reconfirmed} was already retired`);
       const stored = await listFacts(app.store.db, { kb: 'handbook', sourcePrefix: 'expert:', includeRetired: true });
