@@ -53,7 +53,7 @@ export function formatGaps(report: GapReport): string {
         ? `answered by fact ${g.factId}${by ? ` (${by})` : ''}`
         : `${STATE_TEXT[g.state]}${closed && g.closedAt ? ` on ${g.closedAt.slice(0, 10)}` : ''}`;
     const line =
-      `     gap ${g.id} · ${state} · ${g.askers} asker${g.askers === 1 ? '' : 's'}` +
+      `     gap ${g.id} · ${state} · ${g.askers} asker${g.askers === 1 ? '' : 's'}${g.apiAskers > 0 ? ` (${g.apiAskers} API)` : ''}` +
       `${g.requests > 0 ? `, ${g.requests} asked for an expert` : ''} · first asked ${shortTime(g.firstAsked)}, last ${shortTime(g.lastAsked)}`;
     const examples = g.examples.map((e) => `     - ${e.question}${e.times > 1 ? ` (${e.times}×)` : ''}`);
     const answer = g.state === 'answered' && g.answer ? [`     answer: ${g.answer.text}`] : [];

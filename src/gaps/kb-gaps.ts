@@ -6,6 +6,7 @@ import type { KnowledgeIndex } from '../kb/knowledge-index.js';
 import type { Db } from '../store/open-store.js';
 import { facts, gapMembers, gapRequests, gaps, interactions } from '../store/schema.js';
 import { GAP_STATES, type GapState } from './expert-types.js';
+import { askersOf } from './gap-askers.js';
 import { FAILURE_REASONS, questionKey, syncGaps } from './sync-gaps.js';
 
 export { FAILURE_REASONS };
@@ -23,8 +24,13 @@ export interface GapReportGroup extends GapGroup {
   readonly answer: { readonly text: string; readonly by: string | null; readonly at: string | null } | null;
   /** The wording experts see. */
   readonly question: string;
-  /** Distinct askers (by hashed user id; unknown askers, such as the HTTP API's, are not counted). */
+  /**
+   * Askers: distinct chat askers (by hashed user id), and every ask that names no asker (the HTTP API's, the
+   * CLI's), one each, since such asks cannot be told apart.
+   */
   readonly askers: number;
+  /** Of `askers`, the asks over the HTTP API or the CLI ("API"). */
+  readonly apiAskers: number;
   /** "Ask an expert" presses (and automatic routings) on its refusals. */
   readonly requests: number;
   readonly firstAsked: string;
@@ -123,6 +129,7 @@ function windowRows(db: Db, kbId: number, since: Date, until: Date): Promise<Win
         reason: interactions.reason,
         createdAt: interactions.createdAt,
         userHash: interactions.userHash,
+        channel: interactions.channel,
         gapId: gapMembers.gapId,
       })
       .from(interactions)
@@ -189,7 +196,7 @@ function reportGroup(gap: StoredGap, read: readonly WindowRow[], termWeight: (te
     factId: gap.factId,
     answer: gap.answer === null ? null : { text: gap.answer, by: gap.by, at: gap.at ? new Date(gap.at).toISOString() : null },
     question: gap.question,
-    askers: new Set(mine.flatMap((r) => (r.userHash === null ? [] : [r.userHash]))).size,
+    ...askersOf(mine),
     requests: Number(gap.requests),
     firstAsked: mine.reduce((first, r) => {
       const at = new Date(r.createdAt).toISOString();
@@ -219,7 +226,15 @@ function topicTermWeight(index: KnowledgeIndex): (term: string) => number {
   return (term) => (documents.has(term) ? 0 : all.idf(term));
 }
 
-type WindowRow = { id: number; question: string; reason: string | null; createdAt: Date | string; userHash: string | null; gapId: number };
+type WindowRow = {
+  id: number;
+  question: string;
+  reason: string | null;
+  createdAt: Date | string;
+  userHash: string | null;
+  channel: string;
+  gapId: number;
+};
 
 /** One entry per question text (case, spacing and closing punctuation aside): its asks, reasons, newest ask and gaps. */
 function distinctQuestions(rows: readonly WindowRow[]): Map<string, RefusedQuestion & { gapIds: Map<number, number> }> {

@@ -367,6 +367,17 @@ describe('closing KB gaps from the CLI, and seeing them in the console', () => {
       ]);
     });
 
+    it('counts the askers of every channel: asks over the HTTP API and the CLI name nobody, so each counts, shown as API', async () => {
+      for (const channel of ['http', 'cli']) await app.ask({ question: SEED.shuttle, kb: 'handbook', channel });
+      const report = await kbGapReport(app.store.db, app.indexes, { kb: 'handbook', days: 30 });
+      expect(report.groups.find((g) => g.id === ids.shuttle)).toMatchObject({ count: 12, askers: 7, apiAskers: 2 });
+      expect(report.groups.find((g) => g.id === ids.pet)).toMatchObject({ askers: 5, apiAskers: 0 });
+      expect(formatGaps(report)).toMatch(new RegExp(`^ +gap ${ids.shuttle} · open · 7 askers \\(2 API\\) · first asked`, 'm'));
+      const html = await page('/gaps?kb=handbook');
+      const shuttle = html.split('data-testid="gap-group"').find((g) => g.includes(`data-testid="gap-id">gap ${ids.shuttle}<`))!;
+      expect(shuttle).toContain('data-testid="gap-askers">7</span>askers (<span data-testid="gap-api-askers">2</span>API)');
+    });
+
     it('fact posts are refused cross-site, without credentials, and for an unknown action', async () => {
       const form = { action: 'retire', fact: String(cliFact), kb: 'handbook' };
       expect((await post('/facts', form, { origin: 'https://evil.example' })).status).toBe(403);

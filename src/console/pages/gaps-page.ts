@@ -97,7 +97,9 @@ function gapSection(g: GapReportGroup, kb: string, max: number): Html {
     <p>
       <span class="mono" data-testid="gap-id">gap ${g.id}</span>
       <span class="badge state-${g.state}" data-testid="gap-state">${GAP_STATE_TEXT[g.state]}</span>
-      · <span data-testid="gap-askers">${g.askers}</span> asker${g.askers === 1 ? '' : 's'}${g.requests > 0 ? html` · ${g.requests} asked for an expert` : ''}
+      · <span data-testid="gap-askers">${g.askers}</span> asker${g.askers === 1 ? '' : 's'}${
+        g.apiAskers > 0 ? html` (<span data-testid="gap-api-askers">${g.apiAskers}</span> API)` : ''
+      }${g.requests > 0 ? html` · ${g.requests} asked for an expert` : ''}
       · first asked <span data-testid="gap-first-asked">${formatTime(g.firstAsked)}</span> · last asked
       <span data-testid="gap-last-asked">${formatTime(g.lastAsked)}</span>
     </p>
