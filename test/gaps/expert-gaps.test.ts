@@ -253,6 +253,10 @@ describe('closing KB gaps from the CLI, and seeing them in the console', () => {
       expect(section(ids.pet)).toContain('data-testid="gap-state">out of scope<');
       expect(section(ids.shuttle)).toContain('data-testid="gap-state">open<');
       expect(section(ids.shuttle)).toContain(`candor gaps answer ${ids.shuttle} --text … --as NAME`);
+      // Each gap is a subject of its own here (one topic per gap in the report): no topic list repeats them.
+      expect(seeded.topics.map((t) => t.gapIds.length)).toEqual([1, 1, 1]);
+      expect(html).not.toContain('data-testid="gap-topic-group"');
+      expect(html).toContain('data-testid="no-gap-topics">No topic groups two or more gaps yet');
       // The state filter shows one state's gaps only.
       expect((await page('/gaps?kb=handbook&state=answered')).split('data-testid="gap-group"')).toHaveLength(2);
     });

@@ -43,7 +43,9 @@ export function gapsPage(report: GapReport | null, kbs: readonly string[], kb: s
   return html`${form}
     <p data-testid="gaps-summary">
       ${report.refusals} refusals for lack of knowledge in “${report.kb.name}” (version ${report.kb.version}) in the last ${report.days}
-      days: ${report.distinctQuestions} distinct questions in ${report.groups.length} gaps on ${report.topics.length} topics.
+      days: ${report.distinctQuestions} distinct questions in ${report.groups.length} gaps${
+        sharedTopics(report).length > 0 ? `, ${sharedTopics(report).length} topics grouping several` : ''
+      }.
       <a href="${href('/interactions', { decision: 'abstain', kb: report.kb.name })}">Every refusal</a> ·
       <a href="${href('/facts', { kb: report.kb.name, source: 'expert' })}">Expert facts</a
       >${report.failures > 0 ? html` <span class="muted">${report.failures} more were fail-closed refusals (the store or model was down): faults, not gaps.</span>` : ''}
@@ -66,14 +68,26 @@ export function gapsPage(report: GapReport | null, kbs: readonly string[], kb: s
     ${shown.map((g) => gapSection(g, report.kb.name, max))}`;
 }
 
-/** The gaps by subject: what a KB owner could write one page about. */
+/** A topic of one gap only repeats that gap: the page shows topics that group at least this many. */
+export const MIN_TOPIC_GAPS = 2;
+
+/** The topics worth a KB owner's page: those that group several gaps. */
+function sharedTopics(report: GapReport): GapReport['topics'] {
+  return report.topics.filter((t) => t.gapIds.length >= MIN_TOPIC_GAPS);
+}
+
+/** The gaps by subject: what a KB owner could write one page about (a topic of one gap is that gap: not listed). */
 function topicList(report: GapReport): Html {
-  if (report.topics.length === 0) return html``;
+  const topics = sharedTopics(report);
+  if (report.groups.length === 0) return html``;
+  if (topics.length === 0)
+    return html`<p class="muted" data-testid="no-gap-topics">No topic groups two or more gaps yet: each gap below is a subject of its own.</p>`;
   const stateOf = new Map(report.groups.map((g) => [g.id, g.state]));
-  const max = Math.max(1, ...report.topics.map((t) => t.count));
+  const max = Math.max(1, ...topics.map((t) => t.count));
   return html`<h2>By topic</h2>
+    <p class="muted">Topics that group two or more gaps, named by the words their questions share.</p>
     <ul class="topics">
-      ${report.topics.map(
+      ${topics.map(
         (t) =>
           html`<li data-testid="gap-topic-group">
             <span data-testid="topic-count">${t.count}</span> × <span data-testid="topic-name">${t.topic}</span> ${inlineBar(t.count, max)}
