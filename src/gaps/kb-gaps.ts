@@ -7,6 +7,7 @@ import type { Db } from '../store/open-store.js';
 import { facts, gapMembers, gapRequests, gaps, interactions } from '../store/schema.js';
 import { GAP_STATES, type GapState } from './expert-types.js';
 import { askersOf } from './gap-askers.js';
+import { reopenDueGaps, type ReopenReason } from './reopen-due-gaps.js';
 import { FAILURE_REASONS, questionKey, syncGaps } from './sync-gaps.js';
 
 export { FAILURE_REASONS };
@@ -37,6 +38,11 @@ export interface GapReportGroup extends GapGroup {
   /** Who answered it or marked it out of scope, as people read it. */
   readonly closedBy: string | null;
   readonly closedAt: string | null;
+  /**
+   * Why an answered gap is open again, and since when: its answer is due for re-confirmation (`factId` and
+   * `answer` are that fact, no longer used) or was retired. Null when it is not.
+   */
+  readonly reopened: { readonly because: ReopenReason; readonly at: string | null } | null;
 }
 
 /** Gaps on one subject, for a KB owner: what to write a page about (the gaps are what experts answer one by one). */
@@ -94,6 +100,7 @@ export async function kbGapReport(
   const index = await indexes.get(options.kb);
   await syncGaps(db, index, options.now ? { now: options.now } : {});
   const until = options.now ?? new Date();
+  await reopenDueGaps(db, index.kbId, indexes.reconfirmDays(options.kb), until);
   const since = new Date(until.getTime() - options.days * 86_400_000);
   const rows = await windowRows(db, index.kbId, since, until);
   const failures = await countFailures(db, index.kbId, since, until);
@@ -172,6 +179,8 @@ async function storedGaps(db: Db, gapIds: readonly number[]) {
       factId: gaps.factId,
       closedAt: gaps.closedAt,
       closedBy: gaps.closedBy,
+      reopenedBecause: gaps.reopenedBecause,
+      reopenedAt: gaps.reopenedAt,
       answer: facts.text,
       by: facts.author,
       at: facts.confirmedAt,
@@ -204,7 +213,13 @@ function reportGroup(gap: StoredGap, read: readonly WindowRow[], termWeight: (te
     }, group.lastAsked),
     closedBy: gap.closedBy,
     closedAt: gap.closedAt ? new Date(gap.closedAt).toISOString() : null,
+    reopened: gap.state === 'open' || gap.state === 'asked' ? reopenedOf(gap.reopenedBecause, gap.reopenedAt) : null,
   };
+}
+
+function reopenedOf(because: string | null, at: Date | string | null): GapReportGroup['reopened'] {
+  if (because !== 'reconfirmation_due' && because !== 'fact_retired') return null;
+  return { because, at: at ? new Date(at).toISOString() : null };
 }
 
 /** Most refusals first, then most distinct questions, the latest ask, the oldest gap. */

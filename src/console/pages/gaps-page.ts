@@ -124,7 +124,7 @@ function gapSection(g: GapReportGroup, kb: string, max: number): Html {
         .join(', ')}
       ${g.state === 'asked' || g.state === 'answered' ? html` · experts were asked: “${g.question}”` : ''}
     </p>
-    ${closure(g, kb)}
+    ${reopenedNote(g, kb)} ${closure(g, kb)}
     <ul>
       ${g.examples.map((e) => html`<li><a href="/interactions/${e.interactionId}">${e.question}</a>${e.times > 1 ? html` <span class="muted">(${e.times}×)</span>` : ''}</li>`)}
     </ul>
@@ -146,5 +146,18 @@ function closure(g: GapReportGroup, kb: string): Html {
   return html`<p class="muted">
     ${g.state === 'asked' ? 'Waiting for an expert. ' : ''}Experts answer from the question’s post in Slack or Teams, or with
     <span class="mono">candor gaps answer ${g.id} --text … --as NAME</span>.
+  </p>`;
+}
+
+/** Why a gap an expert had answered is open again: its answer fell due for re-confirmation, or was retired. */
+function reopenedNote(g: GapReportGroup, kb: string): Html | '' {
+  if (!g.reopened) return '';
+  const since = g.reopened.at ? html` on ${formatTime(g.reopened.at)}` : '';
+  if (g.reopened.because === 'fact_retired')
+    return html`<p class="notice" data-testid="gap-reopened">Open again${since}: the fact that answered it was retired.</p>`;
+  return html`<p class="notice" data-testid="gap-reopened">
+    Open again${since}: its answer,
+    <a href="${href('/facts', { kb, source: 'expert' })}#fact-${g.factId}">fact ${g.factId}</a>, is due for re-confirmation and is
+    not used until an expert re-confirms it (or answers again).
   </p>`;
 }
