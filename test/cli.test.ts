@@ -281,5 +281,8 @@ describe('candor CLI', () => {
     ]);
     const stored = onlyJson(await candor(['report', 'agreement', '--json', '--task', 'abstention'], env));
     expect(stored).toEqual(made);
+    // --remove takes a label back (the stored report keeps what was labelled when it ran).
+    const removed = onlyJson(await candor(['review', 'label', id, 'abstention', 'correct', '--as', 'bob', '--remove', '--json'], env));
+    expect(removed).toMatchObject({ outcome: 'removed', annotator: 'cli:bob', value: 'correct' });
   }, 120_000);
 });

@@ -249,7 +249,11 @@ describe('loadConfig', () => {
     const noPeople = configError({ CANDOR_EXPERTS: JSON.stringify([{ kb: 'hr', people: [] }]) });
     expect(noPeople.message).toMatch(/CANDOR_EXPERTS: ".*" is not valid: \[0\]\.people: name at least one expert; for example /);
     const badPerson = configError({ CANDOR_EXPERTS: JSON.stringify([{ kb: 'hr', people: ['U012'] }]) });
-    expect(badPerson.message).toContain('expected "slack:U…", "slack:group:S…", "teams:ID" or "cli:NAME"');
+    expect(badPerson.message).toContain('expected "slack:U…", "slack:group:S…", "teams:ID", "cli:NAME" or "console:NAME"');
+    // A console user (a CANDOR_CONSOLE_BASIC_AUTH name) answers gaps in the console.
+    expect(loadConfig({ CANDOR_EXPERTS: JSON.stringify([{ kb: 'hr', people: ['console:ann'] }]) }).experts.kbs[0]?.people).toEqual([
+      'console:ann',
+    ]);
     const twice = configError({
       CANDOR_EXPERTS: JSON.stringify([
         { kb: 'hr', people: ['cli:a'] },

@@ -5,11 +5,14 @@ import { metricsRoute } from '../channels/http/metrics-route.js';
 import { startSlackChannel } from '../channels/slack/slack-channel.js';
 import { startTeamsChannel } from '../channels/teams/teams-channel.js';
 import { channelsOff, mappedKbs } from '../config/channels-setting.js';
+import { createConsoleGaps } from '../console/console-gaps.js';
 import { createConsoleFactEdits, createConsoleReads } from '../console/console-reads.js';
 import { createConsoleReview } from '../console/console-review.js';
 import { consoleRoutes } from '../console/pages/console-routes.js';
 import { consoleStartLine, signInLinks, type SignInLinks } from '../console/pages/sign-in-link.js';
 import { startExpertDelivery } from '../gaps/expert-delivery.js';
+import { createExpertDesk } from '../gaps/expert-desk.js';
+import type { ExpertDesk } from '../gaps/expert-types.js';
 import { kbStatus } from '../kb/ingest/ingest.js';
 import { describeError } from '../kernel/errors.js';
 import { startReviewSchedules } from '../review/review-schedules.js';
@@ -62,11 +65,12 @@ async function start(app: Candor, started: Stop[]): Promise<void> {
   const served = mappedKbs(app.config.channels, app.config.kb.defaultName);
   app.indexes.serveWhileBuilding({ maxWaitMs: app.config.kb.indexWaitMs });
   const links = signInLinks();
-  const routes = httpRoutes(app, served, links);
+  // One experts desk for the chat channels and the console: a gap closed in the console updates its chat posts at once.
+  const chat = createChatServices(app);
+  const routes = httpRoutes(app, served, links, chat.experts);
   const channels = ['http'];
   await checkChannelKbs(app.config.channels, app.config.kb.defaultName, (kb) => kbStatus(app.store.db, kb));
   // A chat channel that cannot start (Slack rejects the token) stops the whole start: exit non-zero, say why.
-  const chat = createChatServices(app);
   const slack = app.config.slack ? await startSlackChannel(chat) : null;
   if (slack) started.push(() => slack.stop());
   if (slack?.route) routes.push(slack.route);
@@ -120,8 +124,12 @@ async function stopAll(started: readonly Stop[], log: Candor['log']): Promise<bo
   return clean;
 }
 
-/** The HTTP routes every server has, whatever its channels: the API (/api/ask, /healthz), /metrics and the console. */
-export function httpRoutes(app: Candor, served: readonly string[], links?: SignInLinks): Route[] {
+/**
+ * The HTTP routes every server has, whatever its channels: the API (/api/ask, /healthz), /metrics and the console.
+ * `experts` is the desk the chat channels attached to (serve passes it); without one the console's desk posts and
+ * tells nothing itself, as the CLI's does, and the server's delivery tells the askers.
+ */
+export function httpRoutes(app: Candor, served: readonly string[], links?: SignInLinks, experts?: ExpertDesk): Route[] {
   const routes: Route[] = [
     apiRoutes({
       ask: app.ask,
@@ -138,6 +146,19 @@ export function httpRoutes(app: Candor, served: readonly string[], links?: SignI
         expertDays: (kb) => app.config.experts.kbs.find((e) => e.kb === kb)?.reconfirmDays,
       }),
       facts: createConsoleFactEdits(app.store.db),
+      gaps: createConsoleGaps({
+        db: app.store.db,
+        indexes: app.indexes,
+        desk:
+          experts ??
+          createExpertDesk({
+            db: app.store.db,
+            indexes: app.indexes,
+            experts: app.config.experts.kbs,
+            secret: app.config.telemetry.userHashSalt,
+            log: app.log,
+          }),
+      }),
       review: createConsoleReview(app.store.db, { reviewers: app.config.review.reviewers, tasks: app.config.review.tasks }),
       ask: app.ask,
       settings: app.config.console,

@@ -15,3 +15,11 @@ export function wholeNumber(min: number, max: number): (value: string) => number
     return n;
   };
 }
+
+/**
+ * A parser for a path option or argument: resolved against the folder the command was typed in (`cwd`), so that a
+ * command handed to a running server reads and writes the same files as when it runs here.
+ */
+export function typedPath(cwd: { path(typed: string): string }): (value: string) => string {
+  return (value) => cwd.path(value);
+}

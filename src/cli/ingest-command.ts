@@ -30,9 +30,9 @@ export function registerIngest(program: Command, cli: Cli): void {
     .action(async (paths: string[], opts: { kb?: string; json?: boolean }) => {
       const kb = opts.kb ?? cli.settings().kb.defaultName;
       const code = await cli.withApp('ingest', async (app) => {
-        const summary = await ingestPaths(app.store.db, paths, ingestOptions(app, kb, cli));
+        const summary = await ingestPaths(app.store.db, paths.map(cli.path), ingestOptions(app, kb, cli));
         const embeddings = await embedAfterIngest(app, kb, cli);
-        printIngest(embeddings.summary ? { ...summary, embeddings: embeddings.summary } : summary, opts.json === true);
+        printIngest(cli, embeddings.summary ? { ...summary, embeddings: embeddings.summary } : summary, opts.json === true);
         // a file that could not be read fails the run (the rest of the batch is stored all the same)
         return summary.errors.length > 0 || (summary.documents === 0 && summary.skipped.length > 0) || embeddings.failed ? 1 : 0;
       });
@@ -46,7 +46,7 @@ export async function ensureExampleKb(app: IngestServices, kb: string, cli: Cli)
   if (status && status.facts > 0) return;
   cli.progress(`knowledge base "${kb}" is empty: ingesting the example documents in ${EXAMPLE_KB.join(', ')}`);
   const summary = await ingestPaths(app.store.db, EXAMPLE_KB, ingestOptions(app, kb, cli));
-  printIngest(summary, false, process.stderr);
+  printIngest(cli, summary, false, cli.err);
   await embedAfterIngest(app, kb, cli);
 }
 
@@ -78,19 +78,24 @@ async function embedAfterIngest(app: IngestServices, kb: string, cli: Cli): Prom
   }
 }
 
-function printIngest(s: IngestSummary & { embeddings?: EmbedSummary }, json: boolean, out: NodeJS.WritableStream = process.stdout): void {
-  for (const error of s.errors) process.stderr.write(`candor: failed ${error.path}: ${error.reason}\n`);
-  if (json) return void out.write(`${JSON.stringify(s)}\n`);
-  out.write(`${ingestLine(s)}\n`);
+function printIngest(
+  cli: Cli,
+  s: IngestSummary & { embeddings?: EmbedSummary },
+  json: boolean,
+  out: (text: string) => void = cli.out,
+): void {
+  for (const error of s.errors) cli.err(`candor: failed ${error.path}: ${error.reason}\n`);
+  if (json) return out(`${JSON.stringify(s)}\n`);
+  out(`${ingestLine(s)}\n`);
   if (s.kb.version > 0) {
     for (const [type, c] of Object.entries(s.byType)) {
-      out.write(
+      out(
         `  ${type}: ${count(c.files, 'file')}, ${count(c.facts, 'fact')} stored (${count(c.tableRows, 'table row')}), ${c.skipped} skipped, ${c.errors} failed\n`,
       );
     }
   }
-  for (const skip of s.skipped.slice(0, 20)) process.stderr.write(`  skipped ${skip.path}: ${skip.reason}\n`);
-  if (s.skipped.length > 20) process.stderr.write(`  … and ${s.skipped.length - 20} more skipped\n`);
+  for (const skip of s.skipped.slice(0, 20)) cli.err(`  skipped ${skip.path}: ${skip.reason}\n`);
+  if (s.skipped.length > 20) cli.err(`  … and ${s.skipped.length - 20} more skipped\n`);
 }
 
 /**

@@ -3,12 +3,13 @@ import { Command, CommanderError } from 'commander';
 import { packageVersion } from '../kernel/version.js';
 import { registerAsk } from './ask-command.js';
 import { createCli, type Cli } from './cli-context.js';
+import { takeCommandsBeside } from './command-handoff-server.js';
 import { registerEval } from './eval-commands.js';
 import { registerGaps } from './gaps-commands.js';
 import { registerIngest } from './ingest-command.js';
 import { registerJudge } from './judge-commands.js';
 import { registerKb } from './kb-commands.js';
-import { registerReport } from './report-gaps.js';
+import { registerReport } from './report-commands.js';
 import { registerReview } from './review-commands.js';
 import { registerServeCommands } from './serve-commands.js';
 
@@ -28,8 +29,8 @@ export function buildProgram(cli: Cli): Command {
     .exitOverride()
     .showHelpAfterError(true)
     .configureOutput({
-      writeOut: (text) => void process.stdout.write(text),
-      writeErr: (text) => void process.stderr.write(text),
+      writeOut: (text) => cli.out(text),
+      writeErr: (text) => cli.err(text),
       // commander says "error: …"; every other line of ours says "candor: …"
       outputError: (text, write) => write(text.replace(/^error: /, 'candor: ')),
     })
@@ -39,7 +40,8 @@ export function buildProgram(cli: Cli): Command {
         'Exit codes: 0 done, 1 failed, 2 usage.',
     );
   // settings that subcommands inherit are set above, before they are made
-  registerServeCommands(program, cli);
+  // a server takes the commands of a CLI beside it on the embedded store (src/cli/command-handoff-server.ts)
+  registerServeCommands(program, cli, (app) => takeCommandsBeside(app, runProgram));
   registerIngest(program, cli);
   registerAsk(program, cli);
   registerEval(program, cli);
@@ -56,8 +58,7 @@ export function buildProgram(cli: Cli): Command {
 }
 
 /** Runs one command line; resolves to its exit code: 0 done, 1 failed, 2 usage. Errors a command throws reject. */
-export async function runProgram(argv: readonly string[]): Promise<number> {
-  const cli = createCli();
+export async function runProgram(argv: readonly string[], cli: Cli = createCli({ argv })): Promise<number> {
   const program = buildProgram(cli);
   const [first] = argv;
   // `candor nosuch --help` would print the top-level help and succeed; an unknown command is a usage error first.
@@ -67,7 +68,7 @@ export async function runProgram(argv: readonly string[]): Promise<number> {
     !first.startsWith('-') &&
     !program.commands.some((c) => c.name() === first || c.aliases().includes(first))
   ) {
-    process.stderr.write(`candor: unknown command '${first}'\n`);
+    cli.err(`candor: unknown command '${first}'\n`);
     program.outputHelp({ error: true });
     return 2;
   }

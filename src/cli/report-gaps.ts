@@ -1,24 +1,24 @@
-import type { Command } from 'commander';
-
 import type { Services } from '../ask/services.js';
 import { GAP_STATES, kbGapReport, type GapReport, type GapState } from '../gaps/kb-gaps.js';
-import type { Cli } from './cli-context.js';
-import { jsonOption, kbOption, wholeNumber } from './cli-options.js';
+import type { Out } from './cli-context.js';
 import { count } from './format.js';
-import { reportCommand } from './review-commands.js';
 
 /** The services these commands use. */
 type CommandServices = Pick<Services, 'store' | 'indexes' | 'config'>;
 
+export interface ReportGapsOptions {
+  /** @default CANDOR_KB */
+  readonly kb?: string | undefined;
+  /** The window in days, parsed by the command line. @default 30 */
+  readonly days?: number | undefined;
+  readonly json?: boolean | undefined;
+}
+
 /** `candor report gaps [--kb NAME] [--days N] [--json]`. */
-export async function gapsCommand(
-  app: CommandServices,
-  values: { kb?: string | undefined; days?: number | undefined; json?: boolean | undefined },
-  out: (text: string) => void,
-): Promise<number> {
-  const days = values.days ?? 30;
-  const report = await kbGapReport(app.store.db, app.indexes, { kb: values.kb ?? app.config.kb.defaultName, days });
-  out(values.json ? JSON.stringify(report) : formatGaps(report));
+export async function reportGaps(app: CommandServices, options: ReportGapsOptions, out: Out): Promise<number> {
+  const days = options.days ?? 30;
+  const report = await kbGapReport(app.store.db, app.indexes, { kb: options.kb ?? app.config.kb.defaultName, days });
+  out(options.json ? JSON.stringify(report) : formatGaps(report));
   return 0;
 }
 
@@ -83,38 +83,4 @@ function reopenedText(g: GapReport['groups'][number]): string {
 
 function shortTime(iso: string): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
-}
-
-/** `candor report agreement|gaps`. */
-export function registerReport(program: Command, cli: Cli): void {
-  const report = program.command('report').description('reports: judge–human agreement, knowledge-base gaps');
-  report
-    .command('agreement')
-    .description('the latest judge–human agreement report (kappa, alpha, disagreements)')
-    .option('--task <task>', 'only this task')
-    .option('--run', 'make one now')
-    .addOption(jsonOption('the report as one JSON object ({"report":null,…} when there is none yet)'))
-    .action(async (opts: { task?: string; run?: boolean; json?: boolean }) =>
-      cli.done(
-        await cli.withApp('report agreement', (app) =>
-          reportCommand(app, { positionals: ['report', 'agreement'], values: opts }, cli.print),
-        ),
-      ),
-    );
-  report
-    .command('gaps')
-    .description('refused questions grouped into gaps, with their state (open, asked, answered, out of scope)')
-    .addOption(kbOption())
-    .option('--days <n>', 'the window: refusals of the last N days (default 30)', wholeNumber(1, 3650))
-    .addOption(jsonOption())
-    .addHelpText(
-      'after',
-      '\nEach gap has an id and a state: open, asked (posted to the KB’s experts), answered (by an expert fact) or\n' +
-        'out_of_scope, with its askers (HTTP and CLI asks as API) and first/last asked; an answered gap open again\n' +
-        'says why (its fact due for re-confirmation, or retired). --json groups carry id, state, factId, answer,\n' +
-        'askers, apiAskers, reopened, firstAsked, lastAsked.',
-    )
-    .action(async (opts: { kb?: string; days?: number; json?: boolean }) =>
-      cli.done(await cli.withApp('report gaps', (app) => gapsCommand(app, opts, cli.print))),
-    );
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 
+import type { Candor } from '../app/main.js';
 import { serve } from '../app/serve.js';
 import { channelMap, formatChannelMap } from '../channels/chat/channel-map.js';
 import { kbStatus } from '../kb/ingest/ingest.js';
@@ -8,7 +9,7 @@ import { jsonOption } from './cli-options.js';
 import { ensureExampleKb } from './ingest-command.js';
 
 /** `candor start`, `serve`, `migrate` and `channels`: running the bot and checking how it is set up. */
-export function registerServeCommands(program: Command, cli: Cli): void {
+export function registerServeCommands(program: Command, cli: Cli, whileServing: (app: Candor) => void): void {
   program
     .command('start')
     .description('ingest the example KB if the KB is empty, then serve (the quick start)')
@@ -17,7 +18,9 @@ export function registerServeCommands(program: Command, cli: Cli): void {
       '\nIngests the example documents (examples/kb, found beside the installed code, whatever the working directory)\n' +
         'when the knowledge base is empty, then serves as `candor serve` does.',
     )
-    .action(async () => cli.done(await serveCommand(cli, 'start')));
+    .action(async () =>
+      cli.done(await serveCommand(cli, 'start', whileServing, (app) => ensureExampleKb(app, app.config.kb.defaultName, cli))),
+    );
 
   program
     .command('serve')
@@ -31,10 +34,10 @@ HTTP server on HOST:PORT (default 127.0.0.1:3000):
   /slack/events      Slack (SLACK_BOT_TOKEN)                       CANDOR_CONSOLE_BASIC_AUTH)
   /api/messages      Teams (MICROSOFT_APP_ID)
 Stops gracefully on SIGINT/SIGTERM (requests in flight finish, the store closes).
-With the embedded store (no DATABASE_URL) the data folder is this process's alone: run other commands
-when it is stopped, or ask it over HTTP meanwhile.`,
+With the embedded store (no DATABASE_URL) the data folder is this process's alone: other candor commands
+run meanwhile are handed to this server over the folder's socket and run here (docs/commands.md).`,
     )
-    .action(async () => cli.done(await serveCommand(cli, 'serve')));
+    .action(async () => cli.done(await serveCommand(cli, 'serve', whileServing)));
 
   program
     .command('migrate')
@@ -75,12 +78,22 @@ when it is stopped, or ask it over HTTP meanwhile.`,
     });
 }
 
-async function serveCommand(cli: Cli, command: 'start' | 'serve'): Promise<number> {
+/**
+ * Serves until a signal stops the server (the root stays open); `prepare` runs first (start: the example KB), and
+ * `whileServing` once it serves (taking the commands of a CLI beside it).
+ */
+async function serveCommand(
+  cli: Cli,
+  purpose: string,
+  whileServing: (app: Candor) => void,
+  prepare?: (app: Candor) => Promise<void>,
+): Promise<number> {
   return cli.withApp(
-    command,
+    purpose,
     async (app) => {
-      if (command === 'start') await ensureExampleKb(app, app.config.kb.defaultName, cli);
+      await prepare?.(app);
       await serve(app);
+      whileServing(app);
       return 0;
     },
     { keepOpen: true },

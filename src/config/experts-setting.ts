@@ -9,7 +9,7 @@ export interface ExpertsEntry {
   readonly slack?: string | undefined;
   /** The Teams conversation questions are posted to ("serviceUrl|conversationId"). */
   readonly teams?: string | undefined;
-  /** Who may answer: "slack:U…", "slack:group:S…", "teams:<aad id>", "cli:NAME". */
+  /** Who may answer: "slack:U…", "slack:group:S…", "teams:<aad id>", "cli:NAME", "console:NAME" (a console basic-auth user). */
   readonly people: readonly string[];
   /** Route every refusal for lack of knowledge to the experts without waiting for the asker to press. @default false */
   readonly autoAsk: boolean;
@@ -32,7 +32,14 @@ const Entry = z
       .regex(/^https?:\/\/[^|]+\|.+$/, 'expected "serviceUrl|conversationId" of a Teams channel or chat')
       .optional(),
     people: z
-      .array(z.string().regex(/^(slack:(group:)?|teams:|cli:)\S+$/, 'expected "slack:U…", "slack:group:S…", "teams:ID" or "cli:NAME"'))
+      .array(
+        z
+          .string()
+          .regex(
+            /^(slack:(group:)?|teams:|cli:|console:)\S+$/,
+            'expected "slack:U…", "slack:group:S…", "teams:ID", "cli:NAME" or "console:NAME"',
+          ),
+      )
       .min(1, 'name at least one expert'),
     autoAsk: z.boolean().default(false),
     reconfirmDays: z.number().int().min(1).max(3650).optional(),

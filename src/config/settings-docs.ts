@@ -164,7 +164,7 @@ export const SETTINGS_GROUPS: readonly SettingsGroup[] = [
     about: 'Where refused questions go and who may answer them ([experts and gaps](experts-and-gaps.md)).',
     settings: {
       CANDOR_EXPERTS:
-        'A JSON list, one entry per KB: `{"kb", "slack"?: CHANNEL_ID, "teams"?: "serviceUrl|conversationId", "people": ["slack:U…", "slack:group:S…", "teams:<AAD object id>", "cli:NAME"], "autoAsk"?: false, "reconfirmDays"?: N}` ([settings](experts-and-gaps.md#settings)).',
+        'A JSON list, one entry per KB: `{"kb", "slack"?: CHANNEL_ID, "teams"?: "serviceUrl|conversationId", "people": ["slack:U…", "slack:group:S…", "teams:<AAD object id>", "cli:NAME", "console:NAME"], "autoAsk"?: false, "reconfirmDays"?: N}` ([settings](experts-and-gaps.md#settings)).',
       CANDOR_EXPERTS_DELIVER_MS:
         'How often the server posts expert questions and tells askers what was left waiting (a channel was down; an answer came from the CLI).',
     },

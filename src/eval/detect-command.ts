@@ -3,12 +3,20 @@ import { readJsonl } from '../kb/read-jsonl.js';
 import { CandorError } from '../kernel/errors.js';
 import { abstainedLabel, responseRowSchema, RESPONSES_FORMAT } from '../review/response-rows.js';
 
+/** `eval detect`'s options, as the command line parses them. */
+export interface DetectOptions {
+  /** The replies file (.jsonl). */
+  readonly responses: string;
+  readonly json?: boolean | undefined;
+}
+
 /**
  * `candor eval detect --responses FILE [--json]`: the rule abstention detector
  * over a file of replies; with labels (`label`, or PolicyBench's `abstention`),
  * how well it agrees with them. Needs no model and no database.
  */
-export function evalDetect(file: string, json: boolean, out: (text: string) => void): number {
+export function evalDetect(options: DetectOptions, out: (text: string) => void): number {
+  const file = options.responses;
   const rows = readJsonl(file, responseRowSchema('abstention'), { expected: RESPONSES_FORMAT });
   const seen = new Map<string, number>();
   const problems: string[] = [];
@@ -23,7 +31,7 @@ export function evalDetect(file: string, json: boolean, out: (text: string) => v
   if (problems.length > 0)
     throw new CandorError('file_malformed', `${file}: ${problems.length} bad lines:\n  ${problems.slice(0, 10).join('\n  ')}`);
   const report = detectReport(inputs);
-  out(json ? JSON.stringify(report) : formatDetectReport(report));
+  out(options.json ? JSON.stringify(report) : formatDetectReport(report));
   return 0;
 }
 

@@ -6,11 +6,14 @@ import { extendLooReport, formatCategories } from './loo-categories.js';
 /** The services these commands use. */
 type CommandServices = Pick<Services, 'ask' | 'indexes'>;
 
-export interface LooArgs {
+/** `eval loo`'s options, as the command line parses them. */
+export interface LooOptions {
   readonly kb: string;
+  /** The questions file (.jsonl, the eval loo format). */
   readonly questions: string;
+  /** Also write the report as Markdown to this file. */
   readonly markdown?: string | undefined;
-  readonly json: boolean;
+  readonly json?: boolean | undefined;
   /** Published model answers given without their fact (PolicyBench responses_with_labels), to report behind the gate. */
   readonly behind?: string | undefined;
 }
@@ -20,7 +23,7 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 /** `candor eval loo`: leave-one-out over a questions file, as one JSON object or a few lines of text. */
 export async function evalLoo(
   app: CommandServices,
-  args: LooArgs,
+  args: LooOptions,
   print: (text: string) => void,
   progress: (message: string) => void,
 ): Promise<number> {

@@ -24,7 +24,7 @@ export interface DeskContext {
 /** Listed among the KB's people, or (on a chat platform) a member of a group listed there. */
 export async function isExpertOf(ctx: DeskContext, entry: ExpertsEntry, person: Person): Promise<boolean> {
   if (isListedExpert(entry.people, person.platform, person.user)) return true;
-  if (person.platform === 'cli') return false;
+  if (person.platform === 'cli' || person.platform === 'console') return false;
   const surface = ctx.surfaces.get(person.platform);
   return (await surface?.isGroupMember?.(entry.people, person.user).catch(() => false)) ?? false;
 }

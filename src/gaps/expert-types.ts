@@ -10,9 +10,9 @@ import type { ExpertsEntry } from '../config/experts-setting.js';
 export type GapState = 'open' | 'asked' | 'answered' | 'out_of_scope';
 export const GAP_STATES: readonly GapState[] = ['open', 'asked', 'answered', 'out_of_scope'];
 
-/** Who acts: a platform user ("slack", "U123"), or a CLI expert ("cli", "dana"). */
+/** Who acts: a platform user ("slack", "U123"), a CLI expert ("cli", "dana"), or a console user ("console", a basic-auth name). */
 export interface Person {
-  readonly platform: 'slack' | 'teams' | 'cli';
+  readonly platform: 'slack' | 'teams' | 'cli' | 'console';
   readonly user: string;
   /** As people read it; the user id when the platform gave no name. */
   readonly name?: string | undefined;

@@ -1,11 +1,11 @@
-import { eq, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 
 import { type KnowledgeIndexCache } from '../kb/knowledge-index-cache.js';
 import { expertTitle } from '../kb/knowledge-index.js';
 import { describeError } from '../kernel/errors.js';
 import type { Log } from '../kernel/log.js';
 import type { Db } from '../store/open-store.js';
-import { facts, gapRequests, gaps, interactions, knowledgeBases } from '../store/schema.js';
+import { facts, gapMembers, gapRequests, gaps, interactions, knowledgeBases } from '../store/schema.js';
 import type { ExpertCard, GapState } from './expert-types.js';
 
 /** A stored gap with its KB's name: what the experts desk reads before it acts. */
@@ -80,4 +80,25 @@ export async function noticeText(db: Db, gapId: number, state: GapState, questio
   const when = fact?.at ? ` (${expertTitle(new Date(fact.at))})` : '';
   const text = (fact?.text ?? '').replace(/[.\s]+$/, '');
   return `An expert answered your question “${question}”: ${text}${when}. It is now part of the knowledge base, so I can answer it too.`;
+}
+
+/** A gap's refusals, newest first (at most `limit`): the questions its page lists, each linking its interaction. */
+export async function gapRefusals(db: Db, gapId: number, limit = 50) {
+  return db
+    .select({ interactionId: interactions.id, question: interactions.question, channel: interactions.channel, at: interactions.createdAt })
+    .from(gapMembers)
+    .innerJoin(interactions, eq(interactions.id, gapMembers.interactionId))
+    .where(eq(gapMembers.gapId, gapId))
+    .orderBy(desc(interactions.id))
+    .limit(limit);
+}
+
+/** The gap a refused interaction was given and its state, or null (not a gap's refusal, or not assigned yet). */
+export async function gapOfInteraction(db: Db, interactionId: number): Promise<{ id: number; state: GapState } | null> {
+  const [row] = await db
+    .select({ id: gaps.id, state: gaps.state })
+    .from(gapMembers)
+    .innerJoin(gaps, eq(gaps.id, gapMembers.gapId))
+    .where(eq(gapMembers.interactionId, interactionId));
+  return row ? { id: row.id, state: row.state as GapState } : null;
 }

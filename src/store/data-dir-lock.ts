@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import type net from 'node:net';
 import { join } from 'node:path';
 
@@ -16,6 +16,16 @@ interface Holder extends ProcessIdentity {
 
 export interface DataDirLock {
   release(): void;
+  /**
+   * Hands every later connection to the lock socket to `handler` instead of closing it at once (a connection
+   * still says "held"): how a running server takes commands from a CLI beside it. False without a socket.
+   */
+  accept(handler: (socket: net.Socket) => void): boolean;
+}
+
+/** The lock socket of `dataDir` as a client reaches it (close it when done), or null where there is none. */
+export function lockSocketOf(dataDir: string): SocketAddress | null {
+  return socketAddress(dataDir, SOCKET_FILE);
 }
 
 const LOCK_FILE = 'candor.lock';
@@ -69,10 +79,20 @@ export async function lockDataDir(dataDir: string, command: string): Promise<Dat
         throw error;
       }
       keepAddress = true;
-      return release(dataDir, me, () => {
+      // Only the folder's owner may connect: a connection can hand the server a command (src/cli/command-handoff.ts).
+      chmodSync(address.path, 0o600);
+      const lock = release(dataDir, me, () => {
         server.close(); // also unlinks the socket file
         address.close();
       });
+      return {
+        ...lock,
+        accept(handler) {
+          server.removeAllListeners('connection');
+          server.on('connection', handler);
+          return true;
+        },
+      };
     }
     throw new CandorError('store_locked', `Could not lock the embedded database in ${dataDir}: ${SOCKET_FILE} keeps being taken.`);
   } finally {
@@ -117,7 +137,7 @@ function lockByNote(dataDir: string, me: Holder): DataDirLock {
       const fd = openSync(path, 'wx');
       writeSync(fd, `${JSON.stringify({ ...me, mode: 'note' })}\n`);
       closeSync(fd);
-      return release(dataDir, me, () => undefined);
+      return { ...release(dataDir, me, () => undefined), accept: () => false };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = readHolder(path);
@@ -128,7 +148,7 @@ function lockByNote(dataDir: string, me: Holder): DataDirLock {
   throw new CandorError('store_locked', `Could not lock the embedded database in ${dataDir}: ${path} keeps reappearing.`);
 }
 
-function release(dataDir: string, me: Holder, closeSocket: () => void): DataDirLock {
+function release(dataDir: string, me: Holder, closeSocket: () => void): Pick<DataDirLock, 'release'> {
   let released = false;
   return {
     release() {

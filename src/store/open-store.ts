@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -40,6 +41,12 @@ export interface Store {
    * when changes may have been missed. Resolves with a function that stops listening.
    */
   watchKbChanges(notify: KbChangeNotify): Promise<() => Promise<void>>;
+  /**
+   * Embedded folder only: hands each connection to the folder's lock socket (owner-only) to `handler`, so that a
+   * CLI beside this process can reach it; false where there is no such socket (PostgreSQL, memory://, a folder
+   * that cannot hold a socket).
+   */
+  acceptOnLock(handler: (socket: Socket) => void): boolean;
   close(): Promise<void>;
 }
 
@@ -106,6 +113,7 @@ async function openPglite(dataDir: string, purpose: string, log: Log | undefined
       await guard.query('select 1');
     },
     watchKbChanges: (notify) => guard.listen(KB_CHANGE_CHANNEL, notify),
+    acceptOnLock: (handler) => lock?.accept(handler) ?? false,
     async withTryLock(name, fn) {
       if (held.has(name)) return { ran: false };
       held.add(name);
@@ -143,6 +151,7 @@ async function openPostgres(url: string, max: number): Promise<Store> {
     kind: 'postgres',
     ping: async () => void (await pool.query('select 1')),
     watchKbChanges: (notify) => listenForKbChanges(url, notify),
+    acceptOnLock: () => false,
     async withTryLock(name, fn) {
       // A session-level advisory lock on a dedicated connection: held for the whole run, released on crash.
       const client = await pool.connect();

@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { commandHelp, commandPaths } from '../../src/cli/program.js';
 import { candorInProcess } from '../support/cli-in-process.js';
+import { HANDBOOK_FACTS, jsonl } from '../support/compose.js';
 import { migratedStore } from '../support/migrated-store.js';
 
 // The command line as a person meets it: help per command, usage errors that name what was wrong (exit 2),
@@ -68,6 +69,9 @@ describe('candor --help and usage errors', () => {
     const required = await candorInProcess(['eval', 'loo', '--kb', 'x']);
     expect(required.code).toBe(2);
     expect(required.stderr).toMatch(/required option '--questions <file>' not specified/);
+    const expert = await candorInProcess(['kb', 'confirm', '7']);
+    expect(expert.code).toBe(2);
+    expect(expert.stderr).toMatch(/required option '--as <name>' not specified/);
     const number = await candorInProcess(['report', 'gaps', '--days', 'lots']);
     expect(number.code).toBe(2);
     expect(number.stderr).toMatch(/'--days <n>' argument 'lots' is invalid\. expected a whole number from 1 to 3,650/);
@@ -128,5 +132,103 @@ describe('candor commands on an empty store', () => {
       expect(() => JSON.parse(result.stdout), args.join(' ')).not.toThrow();
       expect(result.stdout.trim().split('\n'), args.join(' ')).toHaveLength(1);
     }
+  });
+});
+
+describe('each subcommand gets its own arguments and options', () => {
+  let env: Record<string, string>;
+  const file = (name: string, rows: readonly object[]) => {
+    const path = join(dir, name);
+    writeFileSync(path, jsonl(rows));
+    return path;
+  };
+  const run = async (args: string[], extra: Record<string, string> = {}) => candorInProcess(args, { ...env, ...extra });
+  beforeAll(async () => {
+    env = { CANDOR_DATA_DIR: await migratedStore(join(dir, 'own')), LOG_LEVEL: 'silent', CANDOR_KB: 'handbook' };
+    expect((await run(['ingest', file('handbook.jsonl', HANDBOOK_FACTS)])).code).toBe(0);
+  });
+
+  it('kb retire and kb confirm take FACT_ID and --as', async () => {
+    const retired = await run(['kb', 'retire', '1', '--as', 'ops', '--json']);
+    expect(retired.code, retired.stderr).toBe(0);
+    expect(JSON.parse(retired.stdout)).toEqual({ outcome: 'retired', factId: 1, kb: 'handbook', version: 2, by: 'cli:ops' });
+    const missing = await run(['kb', 'retire', '99999']);
+    expect([missing.code, missing.stderr]).toEqual([1, 'candor: There is no fact 99999.\n']);
+    const stranger = await run(['kb', 'confirm', '2', '--as', 'eve', '--text', 'No.']);
+    expect(stranger.code).toBe(1);
+    expect(stranger.stderr).toContain('"eve" is not an expert of knowledge base "handbook"');
+  });
+
+  it('judge add reads --criteria @FILE with --model, and judge list shows it', async () => {
+    const criteria = join(dir, 'criteria.txt');
+    writeFileSync(criteria, 'Refuse when the facts do not say.');
+    const added = await run([
+      'judge',
+      'add',
+      '--name',
+      'strict',
+      '--task',
+      'abstention',
+      '--criteria',
+      `@${criteria}`,
+      '--model',
+      'm1',
+      '--json',
+    ]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({
+      name: 'strict',
+      version: 1,
+      task: 'abstention',
+      model: 'm1',
+      criteria: 'Refuse when the facts do not say.',
+    });
+    const listed = await run(['judge', 'list']);
+    expect(listed.stdout).toMatch(/^strict@1 {2}abstention {2}m1 {2}prompt /);
+  });
+
+  it('review import takes FILE, --annotator and --task; review show and sample print text', async () => {
+    const replies = file('replies.jsonl', [
+      { id: 'R1', question: 'Is there a gym?', response: "I don't know.", label: 'correct' },
+      { id: 'R2', question: 'How many days of leave?', response: '18 days.', label: 'correct' },
+    ]);
+    const imported = await run(['review', 'import', replies, '--annotator', 'pb', '--task', 'abstention']);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toMatch(
+      new RegExp(`^imported 2 replies from ${replies} \\(2 new, 0 already imported\\): 2 abstention labels by import:pb`),
+    );
+    const unknown = await run(['review', 'show', '99999', '--json']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(
+      /^candor: There is no review sample 99999\. List them with: candor review sample\n\{"error":\{"code":"not_found"/,
+    );
+    const sampled = await run(['review', 'sample', '--seed', '3']);
+    expect(sampled.code, sampled.stderr).toBe(0);
+    expect(sampled.stdout).toBe('nothing new to sample\n');
+  });
+
+  it('eval detect takes --responses; eval generate checks --per-fact before it looks for a model', async () => {
+    const detected = await run([
+      'eval',
+      'detect',
+      '--responses',
+      file('detect.jsonl', [{ id: 'D1', question: 'Q?', response: "I don't know." }]),
+    ]);
+    expect(detected.code, detected.stderr).toBe(0);
+    expect(detected.stdout).toMatch(/^D1\tabstains\t/);
+    const perFact = await run(['eval', 'generate', '--kb', 'handbook', '--per-fact', '0']);
+    expect([perFact.code, perFact.stderr]).toEqual([1, 'candor: --per-fact must be a whole number from 1 to 10 (got "0")\n']);
+    const noModel = await run(['eval', 'generate', '--kb', 'handbook']);
+    expect(noModel.code).toBe(1);
+    expect(noModel.stderr).toMatch(/^candor: eval generate needs a model to write questions/);
+  });
+
+  it('eval follow-ups without --kb and --questions uses CANDOR_KB and the example pairs', async () => {
+    const result = await run(['eval', 'follow-ups', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const { summary } = JSON.parse(result.stdout) as { summary: { kb: { name: string }; questions: string; pairs: number } };
+    expect(summary.kb.name).toBe('handbook');
+    expect(summary.questions).toMatch(/examples\/questions\/follow-ups\.jsonl$/);
+    expect(summary.pairs).toBe(39);
   });
 });

@@ -12,7 +12,7 @@ import { HANDBOOK_FACTS, jsonl, tempFiles } from '../support/compose.js';
 import { migratedStore } from '../support/migrated-store.js';
 
 const TOKEN = 'browser-console-token-0123456789';
-const ARTIFACTS = fileURLToPath(new URL('../../artifacts/', import.meta.url));
+const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
 /** Debian's chromium, headless, with nothing that reaches for the network (this machine has none). */
 const CHROMIUM_ARGS = [
   '--headless',

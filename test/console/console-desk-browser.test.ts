@@ -15,7 +15,7 @@ import { sampleInteractions } from '../../src/review/sample-interactions.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
 import { syntheticReplies } from '../support/imported-replies.js';
 
-const ARTIFACTS = fileURLToPath(new URL('../../artifacts/', import.meta.url));
+const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',

@@ -12,7 +12,7 @@ afterAll(() => files.cleanup());
 function detect(name: string, content: string, json = true): { code: number; text: string } {
   const path = files.write(name, content);
   let text = '';
-  const code = evalDetect(path, json, (t) => (text += t));
+  const code = evalDetect({ responses: path, json }, (t) => (text += t));
   return { code, text };
 }
 
@@ -105,19 +105,19 @@ describe('candor eval detect', () => {
     ['binary content', 'PK\u0003\u0004\u0000\u0000', /not a text file/],
   ])('refuses %s with a message naming the file and line', (name, content, message) => {
     const path = files.write(`bad-${name.replace(/\W/g, '-')}.jsonl`, content);
-    expect(() => evalDetect(path, true, () => undefined)).toThrow(message);
-    expect(() => evalDetect(path, true, () => undefined)).toThrow(CandorError);
+    expect(() => evalDetect({ responses: path, json: true }, () => undefined)).toThrow(message);
+    expect(() => evalDetect({ responses: path, json: true }, () => undefined)).toThrow(CandorError);
   });
 
   it('a missing file is a clear error', () => {
-    expect(() => evalDetect(files.path('nope.jsonl'), true, () => undefined)).toThrow(/Cannot read .*nope\.jsonl/);
+    expect(() => evalDetect({ responses: files.path('nope.jsonl'), json: true }, () => undefined)).toThrow(/Cannot read .*nope\.jsonl/);
   });
 
   // The measured target: Cohen's kappa ≥ 0.90 against PolicyBench's published abstention labels (1,729 GPT-4o replies).
   const SHARED = new URL('../../../shared/data/policybench/results/responses_with_labels_cpf_ica.jsonl', import.meta.url).pathname;
   it.skipIf(!existsSync(SHARED))('reaches kappa ≥ 0.90 on the published PolicyBench labels', () => {
     let text = '';
-    evalDetect(SHARED, true, (t) => (text += t));
+    evalDetect({ responses: SHARED, json: true }, (t) => (text += t));
     const report = JSON.parse(text) as DetectReport;
     expect(report.labelled).toBe(1729);
     expect(report.agreement!.cohensKappa).toBeGreaterThanOrEqual(0.9);

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCandor, type Candor } from '../../src/app/main.js';
 import { hashUserId } from '../../src/ask/record-interaction.js';
 import { startHttpServer, type RunningServer } from '../../src/channels/http/http-server.js';
-import { expertGapsCommand } from '../../src/cli/gaps-commands.js';
-import { kbFactsCommand } from '../../src/cli/kb-commands.js';
+import { gapsAnswer, gapsDismiss } from '../../src/cli/gaps-commands.js';
+import { kbConfirm, kbFacts, kbRetire } from '../../src/cli/kb-commands.js';
 import { commandHelp } from '../../src/cli/program.js';
 import { formatGaps } from '../../src/cli/report-gaps.js';
 import { createConsoleFactEdits, createConsoleReads } from '../../src/console/console-reads.js';
@@ -165,10 +165,6 @@ describe('closing KB gaps from the CLI, and seeing them in the console', () => {
         headers: { ...bearer, 'content-type': 'application/x-www-form-urlencoded', origin: server.url, ...headers },
         body: new URLSearchParams(form).toString(),
       });
-    const gaps = (args: string[], values: Record<string, unknown> = {}) =>
-      expertGapsCommand(app, { positionals: ['gaps', ...args], values }, print);
-    const kb = (args: string[], values: Record<string, unknown> = {}) =>
-      kbFactsCommand(app, { positionals: ['kb', ...args], values }, print);
 
     beforeAll(async () => {
       app = await buildCandor(testConfig({ ...env, CANDOR_CONSOLE_TOKEN: TOKEN }), { telemetry: false });
@@ -192,22 +188,24 @@ describe('closing KB gaps from the CLI, and seeing them in the console', () => {
     });
 
     it('a gap already closed, a gap of another KB, a gap that does not exist: each closes nothing, with a clear reason', async () => {
-      await expect(gaps(['answer', String(ids.gym)], { text: 'Something else', as: 'dana' })).rejects.toThrow(
+      await expect(gapsAnswer(app, { gapId: String(ids.gym), text: 'Something else', as: 'dana' }, print)).rejects.toThrow(
         `Gap ${ids.gym} was already answered by dana; nothing changed.`,
       );
-      await expect(gaps(['dismiss', String(ids.pet)], { as: 'dana', kb: 'other' })).rejects.toThrow(
+      await expect(gapsAnswer(app, { gapId: String(ids.pet), text: 'Anything', as: 'dana', kb: 'other' }, print)).rejects.toThrow(
         `Gap ${ids.pet} belongs to knowledge base "handbook", not "other".`,
       );
-      await expect(gaps(['dismiss', '99999'], { as: 'dana' })).rejects.toThrow('There is no gap 99999.');
-      await expect(gaps(['answer', String(ids.pet)], { as: 'dana' })).rejects.toThrow('gaps answer needs --text TEXT');
-      await expect(gaps(['dismiss', String(ids.pet)], { as: 'two words' })).rejects.toThrow('--as NAME');
+      await expect(gapsDismiss(app, { gapId: '99999', as: 'dana' }, print)).rejects.toThrow('There is no gap 99999.');
+      await expect(gapsAnswer(app, { gapId: String(ids.pet), text: ' ', as: 'dana' }, print)).rejects.toThrow(
+        'gaps answer needs --text TEXT',
+      );
+      await expect(gapsDismiss(app, { gapId: String(ids.pet), as: 'two words' }, print)).rejects.toThrow('--as NAME');
       expect(out).toEqual([]);
     });
 
     it('`candor gaps dismiss` by a listed expert marks the gap out of scope (--json prints the outcome)', async () => {
-      expect(await gaps(['dismiss', String(ids.pet)], { as: 'dana', json: true })).toBe(0);
+      expect(await gapsDismiss(app, { gapId: String(ids.pet), as: 'dana', json: true }, print)).toBe(0);
       expect(JSON.parse(out.pop()!)).toEqual({ outcome: 'dismissed', kb: 'handbook', gapId: ids.pet });
-      await expect(gaps(['dismiss', String(ids.pet)], { as: 'dana' })).rejects.toThrow(
+      await expect(gapsDismiss(app, { gapId: String(ids.pet), as: 'dana' }, print)).rejects.toThrow(
         `Gap ${ids.pet} was already marked out of scope by dana`,
       );
     });
@@ -288,16 +286,16 @@ describe('closing KB gaps from the CLI, and seeing them in the console', () => {
 
     let confirmed = 0;
     it('`candor kb confirm` edits a fact as a listed expert (a new fact replaces it); others are refused', async () => {
-      await expect(kb(['confirm', String(cliFact)], { as: 'eve', text: 'No discount.' })).rejects.toThrow(
+      await expect(kbConfirm(app, { factId: String(cliFact), as: 'eve', text: 'No discount.' }, print)).rejects.toThrow(
         'CANDOR_EXPERTS does not list "cli:eve"',
       );
-      await expect(kb(['confirm', String(cliFact)], {})).rejects.toThrow('kb confirm needs --as NAME');
-      await expect(kb(['retire', '99999'], {})).rejects.toThrow('There is no fact 99999.');
-      expect(await kb(['confirm', String(cliFact)], { as: 'dana', text: `${GYM_ANSWER} (Updated.)`, json: true })).toBe(0);
+      await expect(kbConfirm(app, { factId: String(cliFact), as: ' ' }, print)).rejects.toThrow('--as NAME: your name, one word');
+      await expect(kbRetire(app, { factId: '99999' }, print)).rejects.toThrow('There is no fact 99999.');
+      expect(await kbConfirm(app, { factId: String(cliFact), as: 'dana', text: `${GYM_ANSWER} (Updated.)`, json: true }, print)).toBe(0);
       const printed = JSON.parse(out.pop()!) as { outcome: string; replaced: number; factId: number; version: number };
       expect(printed).toMatchObject({ outcome: 'edited', replaced: cliFact, kb: 'handbook', version: 3, by: 'cli:dana' });
       confirmed = printed.factId;
-      expect(await kb(['facts'], { source: 'expert', all: true })).toBe(0);
+      expect(await kbFacts(app, { source: 'expert', all: true }, print)).toBe(0);
       const listing = out.pop()!;
       expect(listing).toMatch(/^2 expert facts in "handbook" \(retired ones too\)$/m);
       expect(listing).toMatch(new RegExp(`^  fact ${confirmed}  active, re-confirm by \\d{4}-\\d\\d-\\d\\d; by dana \\(cli:dana\\)`, 'm'));

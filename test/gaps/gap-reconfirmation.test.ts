@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { buildCandor, type Candor } from '../../src/app/main.js';
 import { startHttpServer, type RunningServer } from '../../src/channels/http/http-server.js';
-import { expertGapsCommand } from '../../src/cli/gaps-commands.js';
-import { kbFactsCommand } from '../../src/cli/kb-commands.js';
-import { formatGaps, gapsCommand } from '../../src/cli/report-gaps.js';
+import { gapsAnswer } from '../../src/cli/gaps-commands.js';
+import { kbConfirm, kbRetire } from '../../src/cli/kb-commands.js';
+import { formatGaps, reportGaps } from '../../src/cli/report-gaps.js';
 import { createConsoleFactEdits, createConsoleReads } from '../../src/console/console-reads.js';
 import { consoleRoutes } from '../../src/console/pages/console-routes.js';
 import { kbGapReport, type GapReport } from '../../src/gaps/kb-gaps.js';
@@ -40,13 +40,7 @@ describe('a re-confirmation that falls due reopens the gap', () => {
     await ingestPaths(app.store.db, [files.path('handbook.jsonl')], { kb: 'handbook' });
     expect((await app.ask({ question: QUESTION, kb: 'handbook', channel: 'slack', userId: 'U1' })).decision).toBe('abstain');
     gapId = (await kbGapReport(app.store.db, app.indexes, { kb: 'handbook', days: 90 })).groups[0]!.id;
-    expect(
-      await expertGapsCommand(
-        app,
-        { positionals: ['gaps', 'answer', String(gapId)], values: { text: ANSWER, as: 'dana', json: true } },
-        print,
-      ),
-    ).toBe(0);
+    expect(await gapsAnswer(app, { gapId: String(gapId), text: ANSWER, as: 'dana', json: true }, print)).toBe(0);
     factId = (JSON.parse(out.pop()!) as { factId: number }).factId;
     server = await startHttpServer(
       [
@@ -78,7 +72,7 @@ describe('a re-confirmation that falls due reopens the gap', () => {
   it('once due, the gap is open again — stored, with the reason, in report gaps --json (its shape kept), the text report and the console', async () => {
     // The fact was given 31 days ago: the index no longer uses it, and the gap follows.
     await app.store.db.execute(sql`update facts set confirmed_at = now() - interval '31 days' where id = ${factId}`);
-    expect(await gapsCommand(app, { kb: 'handbook', days: 90, json: true }, print)).toBe(0);
+    expect(await reportGaps(app, { kb: 'handbook', days: 90, json: true }, print)).toBe(0);
     const printed = JSON.parse(out.pop()!) as GapReport;
     const gap = gapOf(printed);
     expect(gap).toMatchObject({ state: 'open', factId, reopened: { because: 'reconfirmation_due', at: expect.any(String) } });
@@ -119,9 +113,7 @@ describe('a re-confirmation that falls due reopens the gap', () => {
   });
 
   it('re-confirming the fact answers the gap again, by the renewed fact', async () => {
-    expect(await kbFactsCommand(app, { positionals: ['kb', 'confirm', String(factId)], values: { as: 'dana', json: true } }, print)).toBe(
-      0,
-    );
+    expect(await kbConfirm(app, { factId: String(factId), as: 'dana', json: true }, print)).toBe(0);
     const renewed = (JSON.parse(out.pop()!) as { factId: number }).factId;
     const report = await kbGapReport(app.store.db, app.indexes, { kb: 'handbook', days: 90 });
     expect(gapOf(report)).toMatchObject({ state: 'answered', factId: renewed, reopened: null, answer: { text: ANSWER } });
@@ -129,7 +121,7 @@ describe('a re-confirmation that falls due reopens the gap', () => {
 
   it('retiring the fact opens the gap again, saying so', async () => {
     const answered = gapOf(await kbGapReport(app.store.db, app.indexes, { kb: 'handbook', days: 90 }));
-    expect(await kbFactsCommand(app, { positionals: ['kb', 'retire', String(answered.factId)], values: { as: 'dana' } }, print)).toBe(0);
+    expect(await kbRetire(app, { factId: String(answered.factId), as: 'dana' }, print)).toBe(0);
     const report = await kbGapReport(app.store.db, app.indexes, { kb: 'handbook', days: 90 });
     expect(gapOf(report)).toMatchObject({ state: 'open', factId: null, reopened: { because: 'fact_retired' } });
     expect(formatGaps(report)).toContain(`gap ${gapId} · open (again: its fact was retired)`);

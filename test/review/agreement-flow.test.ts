@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { buildCandor, type Candor } from '../../src/app/main.js';
-import { reportCommand } from '../../src/cli/review-commands.js';
+import { reportAgreement } from '../../src/cli/report-commands.js';
 import type { AgreementReport } from '../../src/core/review/agreement-report.js';
 import { agreementDeps } from '../../src/review/judge/agreement-deps.js';
 import { runAgreementReport } from '../../src/review/judge/agreement-job.js';
@@ -93,7 +93,7 @@ describe('scheduled agreement report over one PostgreSQL, with an LLM judge', ()
     const judged = (await currentLabels(a.store.db, { task: 'abstention' })).filter((l) => l.annotator === 'llm:abstention-judge@1');
     expect(judged.map((l) => l.value)).toEqual(JUDGE);
     let printed = '';
-    await reportCommand(a, { positionals: ['report', 'agreement'], values: { json: true, task: 'abstention' } }, (t) => (printed = t));
+    await reportAgreement(a, { json: true, task: 'abstention' }, (t) => (printed = t));
     const report = JSON.parse(printed) as AgreementReport & { runKey: string };
     expect(report.runKey).toBe('scheduled:2026-11-23T06:00Z');
     const judge = report.tasks[0]!.judges[0]!;

@@ -2,7 +2,8 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { buildCandor, type Candor } from '../../src/app/main.js';
-import { reportCommand, reviewCommand } from '../../src/cli/review-commands.js';
+import { reportAgreement } from '../../src/cli/report-commands.js';
+import { reviewImport } from '../../src/cli/review-commands.js';
 import type { DetectReport } from '../../src/core/judge/detect-report.js';
 import type { AgreementReport } from '../../src/core/review/agreement-report.js';
 import { evalDetect } from '../../src/eval/detect-command.js';
@@ -82,7 +83,7 @@ describe('candor review import and the agreement report on imported labels', () 
 
   it('report agreement --run --json gives the rule judge’s agreement per task, matching eval detect on the same file', async () => {
     out.length = 0;
-    await reportCommand(app, { positionals: ['report', 'agreement'], values: { run: true, json: true } }, print);
+    await reportAgreement(app, { run: true, json: true }, print);
     const report = JSON.parse(out[0]!) as AgreementReport;
     const abstention = report.tasks.find((t) => t.task === 'abstention')!;
     expect(abstention.humans).toEqual(['import:pb-gpt41']);
@@ -90,7 +91,7 @@ describe('candor review import and the agreement report on imported labels', () 
     expect(report.tasks.find((t) => t.task === 'factuality')).toMatchObject({ items: 3, humans: ['import:pb-gpt41'] });
 
     let text = '';
-    evalDetect(files.path('pb.jsonl'), true, (t) => (text += t));
+    evalDetect({ responses: files.path('pb.jsonl'), json: true }, (t) => (text += t));
     const detect = JSON.parse(text) as DetectReport;
     // Same items, same seed: yes/no (did it abstain) maps one-to-one onto correct/incorrect here.
     expect(rule.items).toBe(detect.agreement!.items);
@@ -130,13 +131,9 @@ describe('candor review import and the agreement report on imported labels', () 
   it('the rule judge skips items whose right decision is unknown', async () => {
     files.write('plain.jsonl', jsonl([{ id: 'PLAIN_1', question: 'Is it free?', response: "I don't know.", label: 'correct' }]));
     out.length = 0;
-    await reviewCommand(
-      app,
-      { positionals: ['review', 'import', files.path('plain.jsonl')], values: { annotator: 'someone', task: 'abstention' } },
-      print,
-    );
+    await reviewImport(app, { file: files.path('plain.jsonl'), annotator: 'someone', task: 'abstention' }, print);
     expect(out[0]).toMatch(/^imported 1 replies .*1 abstention labels by import:someone recorded/);
-    await reportCommand(app, { positionals: ['report', 'agreement'], values: { run: true, json: true } }, (t) => (out[1] = t));
+    await reportAgreement(app, { run: true, json: true }, (t) => (out[1] = t));
     const report = JSON.parse(out[1]!) as AgreementReport & { judgeRuns: { spec: string; judged: number; skipped: number }[] };
     expect(report.judgeRuns).toContainEqual({ spec: 'rule:abstention@1', judged: 0, failed: [], skipped: 1 });
   });

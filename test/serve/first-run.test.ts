@@ -53,7 +53,7 @@ describe('a first run of candor serve', () => {
   );
 
   it(
-    'with a console token: prints a one-time sign-in link (never the token), and a CLI command says what to do meanwhile',
+    'with a console token: prints a one-time sign-in link (never the token); a CLI command meanwhile runs on it, a second server is refused',
     async () => {
       const env = {
         CANDOR_DATA_DIR: await migratedStore(join(dir, 'console')),
@@ -75,14 +75,18 @@ describe('a first run of candor serve', () => {
       expect(again.status).toBe(401);
       expect(await again.text()).toContain('That sign-in link no longer works');
 
-      // The embedded folder is the server's: another command is refused in one line that says what to do instead.
-      const ask = await candorInProcess(['ask', 'How many days of annual leave do staff get?'], env);
-      expect(ask.code).toBe(1);
-      const refusal = ask.stderr.trimEnd().split('\n');
+      // The embedded folder is the server's: another command is handed to it and runs there (its reply printed here);
+      // only a second server is refused, in one line that says what to do instead.
+      const ask = await candorInProcess(['kb', 'list', '--json'], env);
+      expect(ask.code, ask.stderr).toBe(0);
+      expect(JSON.parse(ask.stdout)).toEqual({ default: 'default', kbs: [] });
+      const second = await candorInProcess(['serve'], env);
+      expect(second.code).toBe(1);
+      const refusal = second.stderr.trimEnd().split('\n');
       expect(refusal).toHaveLength(1);
       expect(refusal[0]).toContain(`in use by process ${server.child.pid}`);
       expect(refusal[0]).toContain('"candor serve"');
-      expect(refusal[0]).toContain('stop that server (Ctrl-C) and run this command again, or ask it over HTTP (POST /api/ask');
+      expect(refusal[0]).toContain('stop that server (Ctrl-C) and run this command again');
       expect(refusal[0]).toContain('or set DATABASE_URL to a PostgreSQL server, where the CLI and the server run side by side.');
 
       expect((await stopWith(server, 'SIGTERM')).code).toBe(0);

@@ -2,6 +2,7 @@ import type { Ask } from '../../ask/ask-service.js';
 import type { Route } from '../../channels/http/api-routes.js';
 import { requestUrl } from '../../channels/http/request-target.js';
 import type { ConsoleSettings } from '../../config/console-settings.js';
+import type { ConsoleGaps } from '../console-gaps.js';
 import type { ConsoleFactEdits, ConsoleReads } from '../console-reads.js';
 import type { ConsoleReview } from '../console-review.js';
 import { askRoute } from './ask-route.js';
@@ -11,6 +12,7 @@ import { send } from './console-http.js';
 import { signedInRequest } from './console-request.js';
 import { CONSOLE_CSS } from './console-style.js';
 import { factsRoute } from './facts-route.js';
+import { gapRoutes } from './gap-routes.js';
 import { interactionsRoutes } from './interactions-routes.js';
 import { NAV } from './layout.js';
 import { consoleOffPage } from './login-page.js';
@@ -25,6 +27,8 @@ export interface ConsoleDeps {
   readonly reads: ConsoleReads;
   /** Retiring, re-confirming and editing expert facts (the facts page's forms). */
   readonly facts: ConsoleFactEdits;
+  /** Gap pages, and answering or dismissing gaps (the KB's console:NAME experts only); absent: the gaps page is read-only. */
+  readonly gaps?: ConsoleGaps | undefined;
   /** Labelling review samples (configured reviewers only); absent: the review pages are read-only. */
   readonly review?: ConsoleReview | undefined;
   readonly ask: Ask;
@@ -37,15 +41,16 @@ export interface ConsoleDeps {
 }
 
 const PAGES = new Set<string>([...NAV.map((n) => n.path), '/login', '/logout', '/console.css', '/interactions.csv', '/interactions.jsonl']);
-const DETAIL = /^\/(?:interactions\/\d{1,15}|review\/\d{1,9})$/;
+const DETAIL = /^\/(?:interactions\/\d{1,15}|review\/\d{1,9}|gaps\/\d{1,9}(?:\/answer|\/dismiss)?)$/;
 /** Where a signed-in viewer may post a form (each checked for its CSRF token). */
-const POSTABLE = /^\/(?:ask|facts|review\/\d{1,9})$/;
+const POSTABLE = /^\/(?:ask|facts|review\/\d{1,9}|gaps\/\d{1,9}\/(?:answer|dismiss))$/;
 
 /**
  * The console at `/`: overview, interactions (with exports), KB gaps, expert facts, the review queue with
  * labelling, agreement and an ask box, server-rendered HTML over the same store every replica shares. Form
  * posts: asks made in the ask box (recorded as POST /api/ask records them, channel "console"), expert facts
- * retired, re-confirmed or edited, and review labels by configured reviewers. A browser's post must carry the
+ * retired, re-confirmed or edited, review labels by configured reviewers, and gaps answered or marked not for the KB by
+ * the KB's console experts. A browser's post must carry the
  * page's CSRF token (a hidden field) besides coming from this origin; a script with a bearer token needs none.
  */
 export function consoleRoutes(deps: ConsoleDeps): Route {
@@ -96,8 +101,9 @@ function pageHandlers(deps: ConsoleDeps & { now: () => number }): ConsoleHandler
     '/ask': (r) => askRoute(deps, r),
   };
   return [
-    interactionsRoutes({ reads: deps.reads, traceUrl: deps.settings.traceUrl, now: deps.now }),
+    interactionsRoutes({ reads: deps.reads, traceUrl: deps.settings.traceUrl, now: deps.now, gaps: deps.gaps }),
     reviewRoutes({ reads: deps.reads, review: deps.review }),
+    ...(deps.gaps ? [gapRoutes(deps.gaps)] : []),
     async (r) => byPath[r.url.pathname]?.(r) ?? false,
   ];
 }

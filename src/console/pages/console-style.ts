@@ -40,6 +40,8 @@ textarea { width: 100%; min-height: 4.5rem; }
 .state-out_of_scope, .fact-retired { color: var(--muted); }
 .expert-answer { margin: .4rem 0; } .expert-answer .reply { border-left-color: var(--answer); margin: 0; }
 .fact-actions { display: flex; gap: .6rem; flex-wrap: wrap; align-items: start; } .fact-actions form { margin: 0; }
+.gap-actions { display: flex; gap: .6rem; flex-wrap: wrap; align-items: end; } .gap-actions form:first-child { flex: 1 1 24rem; }
+.gap-actions label { display: flex; flex-direction: column; gap: .2rem; }
 .fact-actions details { flex: 1 1 20rem; } .fact-actions summary { cursor: pointer; color: var(--accent); padding: .35rem 0; }
 button.danger { background: #fff; color: var(--abstain); border-color: var(--abstain); }
 .notice { color: var(--answer); background: #eef8f1; border: 1px solid #b9dcc5; padding: .5rem .8rem; border-radius: 4px; }

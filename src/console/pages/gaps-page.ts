@@ -1,4 +1,5 @@
 import type { GapReport, GapReportGroup, GapState } from '../../gaps/kb-gaps.js';
+import { gapActions, type GapViewer } from './gap-forms.js';
 import { formatPercent, formatTime, href, html, type Html } from './html.js';
 import { inlineBar } from './svg-charts.js';
 
@@ -15,7 +16,14 @@ const STATES = Object.keys(GAP_STATE_TEXT) as GapState[];
  * (open, asked, answered with the expert fact, out of scope): what a KB owner
  * could add, and what experts closed (the same report as `candor report gaps`).
  */
-export function gapsPage(report: GapReport | null, kbs: readonly string[], kb: string, days: number, state?: GapState): Html {
+export function gapsPage(
+  report: GapReport | null,
+  kbs: readonly string[],
+  kb: string,
+  days: number,
+  state?: GapState,
+  viewer?: GapViewer,
+): Html {
   const form = html`<form class="filters" method="get" action="/gaps">
     <label
       >Knowledge base<select name="kb">
@@ -65,7 +73,7 @@ export function gapsPage(report: GapReport | null, kbs: readonly string[], kb: s
     </div>
     ${state ? '' : topicList(report)}
     ${shown.length === 0 && state ? html`<p class="muted">No gap is ${GAP_STATE_TEXT[state]} in this window.</p>` : ''}
-    ${shown.map((g) => gapSection(g, report.kb.name, max))}`;
+    ${shown.map((g) => gapSection(g, report.kb.name, max, viewer))}`;
 }
 
 /** A topic of one gap only repeats that gap: the page shows topics that group at least this many. */
@@ -103,13 +111,13 @@ function topicList(report: GapReport): Html {
     <h2>Gaps</h2>`;
 }
 
-function gapSection(g: GapReportGroup, kb: string, max: number): Html {
+function gapSection(g: GapReportGroup, kb: string, max: number, viewer: GapViewer | undefined): Html {
   return html`<section class="gap" data-testid="gap-group" id="gap-${g.id}">
     <h3>
       <span data-testid="gap-count">${g.count}</span> × <span data-testid="gap-topic">${g.topic}</span> ${inlineBar(g.count, max)}
     </h3>
     <p>
-      <span class="mono" data-testid="gap-id">gap ${g.id}</span>
+      ${viewer ? html`<a class="mono" href="/gaps/${g.id}" data-testid="gap-id">gap ${g.id}</a>` : html`<span class="mono" data-testid="gap-id">gap ${g.id}</span>`}
       <span class="badge state-${g.state}" data-testid="gap-state">${GAP_STATE_TEXT[g.state]}</span>
       · <span data-testid="gap-askers">${g.askers}</span> asker${g.askers === 1 ? '' : 's'}${
         g.apiAskers > 0 ? html` (<span data-testid="gap-api-askers">${g.apiAskers}</span> API)` : ''
@@ -124,15 +132,15 @@ function gapSection(g: GapReportGroup, kb: string, max: number): Html {
         .join(', ')}
       ${g.state === 'asked' || g.state === 'answered' ? html` · experts were asked: “${g.question}”` : ''}
     </p>
-    ${reopenedNote(g, kb)} ${closure(g, kb)}
+    ${reopenedNote(g, kb)} ${closure(g, kb, viewer)}
     <ul>
       ${g.examples.map((e) => html`<li><a href="/interactions/${e.interactionId}">${e.question}</a>${e.times > 1 ? html` <span class="muted">(${e.times}×)</span>` : ''}</li>`)}
     </ul>
   </section>`;
 }
 
-/** How a gap was closed (the expert's answer and its fact), or how an expert can close it. */
-function closure(g: GapReportGroup, kb: string): Html {
+/** How a gap was closed (the expert's answer and its fact), or how an expert can close it (the forms, for its console experts). */
+function closure(g: GapReportGroup, kb: string, viewer: GapViewer | undefined): Html {
   if (g.state === 'answered' && g.answer)
     return html`<div class="expert-answer" data-testid="gap-answer">
       <p class="reply" data-testid="gap-answer-text">${g.answer.text}</p>
@@ -143,6 +151,8 @@ function closure(g: GapReportGroup, kb: string): Html {
     </div>`;
   if (g.state === 'out_of_scope')
     return html`<p class="muted" data-testid="gap-closed">Marked “not for the KB”${g.closedAt ? html` on ${formatTime(g.closedAt)}` : ''}.</p>`;
+  if (viewer)
+    return html`${g.state === 'asked' ? html`<p class="muted">Waiting for an expert.</p>` : ''}${gapActions(g.id, g.state, viewer)}`;
   return html`<p class="muted">
     ${g.state === 'asked' ? 'Waiting for an expert. ' : ''}Experts answer from the question’s post in Slack or Teams, or with
     <span class="mono">candor gaps answer ${g.id} --text … --as NAME</span>.

@@ -2,9 +2,11 @@ import type { AnswerabilityView, EvidenceView } from '../../ask/decision.js';
 import { traceLink } from '../../config/console-settings.js';
 import type { Verdict } from '../../core/gate/types.js';
 import { FEEDBACK_REASON_TEXT, type feedbackOn } from '../../feedback/asker-feedback.js';
+import type { GapState } from '../../gaps/expert-types.js';
 import type { CurrentLabel } from '../../review/label-store.js';
 import type { findInteraction } from '../console-queries.js';
 import { decisionView } from './decision-view.js';
+import { GAP_STATE_TEXT } from './gaps-page.js';
 import { formatMs, formatTime, html, type Html } from './html.js';
 import { nearMissesView } from './near-misses-view.js';
 
@@ -15,9 +17,15 @@ type Found = NonNullable<Awaited<ReturnType<typeof findInteraction>>>;
  * One interaction: the question, the reply, every layer's verdict, the answerability score and evidence,
  * the trace id, what its askers said of it (askers as hashed ids only) and its review labels.
  */
-export function interactionPage(found: Found, labels: readonly CurrentLabel[], feedback: Feedback = [], traceUrl?: string): Html {
+export function interactionPage(
+  found: Found,
+  labels: readonly CurrentLabel[],
+  feedback: Feedback = [],
+  traceUrl?: string,
+  gap?: { id: number; state: GapState } | null,
+): Html {
   const i = found.interaction;
-  return html` ${detailsTable(found, traceUrl)}
+  return html` ${detailsTable(found, traceUrl, gap ?? null)}
     ${decisionView({
       decision: i.decision,
       text: i.answer,
@@ -33,7 +41,7 @@ export function interactionPage(found: Found, labels: readonly CurrentLabel[], f
 }
 
 /** The question (and what was typed, for a follow-up), when, where, how fast, the trace, the model and the review sample. */
-function detailsTable(found: Found, traceUrl: string | undefined): Html {
+function detailsTable(found: Found, traceUrl: string | undefined, gap: { id: number; state: GapState } | null): Html {
   const i = found.interaction;
   return html`<div class="panel">
       <table>
@@ -85,6 +93,14 @@ function detailsTable(found: Found, traceUrl: string | undefined): Html {
             ? html`<tr>
                 <th>review</th>
                 <td><a href="/review/${found.sampleId}">sample ${found.sampleId}</a> (${found.stratum})</td>
+              </tr>`
+            : ''
+        }
+        ${
+          gap
+            ? html`<tr>
+                <th>KB gap</th>
+                <td><a href="/gaps/${gap.id}" data-testid="interaction-gap">gap ${gap.id}</a> (${GAP_STATE_TEXT[gap.state]})</td>
               </tr>`
             : ''
         }

@@ -1,3 +1,4 @@
+import type { ConsoleGaps } from '../console-gaps.js';
 import type { ConsoleReads } from '../console-reads.js';
 import type { ConsoleHandler } from './console-context.js';
 import { interactionFilter, interactionParams, pageNumber } from './console-filters.js';
@@ -8,9 +9,14 @@ import { EXPORT_CAP, interactionsPage } from './interactions-page.js';
 
 /**
  * `/interactions` (the list), `/interactions.csv` and `/interactions.jsonl` (its filter exported, streamed)
- * and `/interactions/ID` (one interaction, with what a refusal nearly answered from).
+ * and `/interactions/ID` (one interaction, with what a refusal nearly answered from, and a refusal's gap).
  */
-export function interactionsRoutes(deps: { reads: ConsoleReads; traceUrl?: string | undefined; now: () => number }): ConsoleHandler {
+export function interactionsRoutes(deps: {
+  reads: ConsoleReads;
+  traceUrl?: string | undefined;
+  now: () => number;
+  gaps?: ConsoleGaps | undefined;
+}): ConsoleHandler {
   return async (r) => {
     const path = r.url.pathname;
     if (path === '/interactions') {
@@ -32,10 +38,11 @@ export function interactionsRoutes(deps: { reads: ConsoleReads; traceUrl?: strin
     if (id === undefined) return false;
     const found = await deps.reads.findInteraction(Number(id));
     if (!found) return r.page('Not found', '/interactions', html`<p class="muted">There is no interaction ${id}.</p>`, { status: 404 });
-    const [labels, feedback] = await Promise.all([
+    const [labels, feedback, gap] = await Promise.all([
       found.sampleId ? deps.reads.labelsOf([found.sampleId]) : Promise.resolve([]),
       deps.reads.feedbackOn(found.interaction.id),
+      found.interaction.decision === 'abstain' ? deps.gaps?.gapOf(found.interaction.id, found.kb) : null,
     ]);
-    return r.page(`Interaction ${found.interaction.id}`, '/interactions', interactionPage(found, labels, feedback, deps.traceUrl));
+    return r.page(`Interaction ${found.interaction.id}`, '/interactions', interactionPage(found, labels, feedback, deps.traceUrl, gap));
   };
 }

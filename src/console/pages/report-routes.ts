@@ -1,7 +1,9 @@
+import type { ConsoleGaps } from '../console-gaps.js';
 import type { ConsoleReads } from '../console-reads.js';
 import { agreementPage } from './agreement-page.js';
 import type { ConsoleRequest } from './console-context.js';
 import { timeWindow } from './console-filters.js';
+import { gapViewer } from './gap-routes.js';
 import { GAP_STATE_TEXT, gapsPage } from './gaps-page.js';
 import { overviewPage } from './overview-page.js';
 
@@ -22,13 +24,18 @@ export async function overviewRoute(deps: ReportDeps, r: ConsoleRequest): Promis
   return r.page('Overview', '/', overviewPage(measured, window, r.kb, feedback));
 }
 
-/** `/gaps`: a KB's gaps report over 7, 30 or 90 days, optionally of one state; always of one KB (the default one). */
-export async function gapsRoute(deps: ReportDeps, r: ConsoleRequest): Promise<true> {
+/**
+ * `/gaps`: a KB's gaps report over 7, 30 or 90 days, optionally of one state; always of one KB (the default one).
+ * The KB's console experts get each open gap's answer and "not for the KB" forms.
+ */
+export async function gapsRoute(deps: ReportDeps & { gaps?: ConsoleGaps | undefined }, r: ConsoleRequest): Promise<true> {
   const chosen = r.kb ?? deps.defaultKb;
   const days = [7, 30, 90].find((d) => d === Number(r.q('days'))) ?? 30;
   const state = Object.keys(GAP_STATE_TEXT).find((s) => s === r.q('state')) as keyof typeof GAP_STATE_TEXT | undefined;
   const report = r.kbs.includes(chosen) ? await deps.reads.gaps({ kb: chosen, days, now: new Date(deps.now()) }) : null;
-  return r.page('KB gaps', '/gaps', gapsPage(report, r.kbs, chosen, days, state), { kb: chosen });
+  return r.page('KB gaps', '/gaps', gapsPage(report, r.kbs, chosen, days, state, deps.gaps && gapViewer(deps.gaps, r, chosen)), {
+    kb: chosen,
+  });
 }
 
 /** `/agreement`: the stored agreement reports, and the latest one's disagreements (of the chosen KB's items). */

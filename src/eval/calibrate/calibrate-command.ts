@@ -22,14 +22,20 @@ import { pointsFromLabels } from './label-points.js';
 /** The services these commands use. */
 type CommandServices = Pick<Services, 'ask' | 'indexes' | 'config' | 'store'>;
 
-export interface CalibrateArgs {
+/** `eval calibrate`'s options, as the command line parses them. */
+export interface CalibrateOptions {
   readonly kb: string;
+  /** Questions in the eval loo format; either this or fromLabels. */
   readonly questions?: string | undefined;
-  readonly fromLabels: boolean;
+  /** Reviewers' labels on the abstention task instead of a questions file. */
+  readonly fromLabels?: boolean | undefined;
+  /** A share between 0 and 1, as typed. @default 0.75 */
   readonly targetAbstention?: string | undefined;
+  /** Where to write PREFIX.svg and PREFIX.json. @default "calibration-KB" */
   readonly out?: string | undefined;
-  readonly apply: boolean;
-  readonly json: boolean;
+  /** Store the recommended threshold as the KB's setting. */
+  readonly apply?: boolean | undefined;
+  readonly json?: boolean | undefined;
 }
 
 /** The JSON summary (stdout with --json, and the .json file beside the SVG). */
@@ -64,12 +70,12 @@ const DEFAULT_TARGET = 0.75;
  */
 export async function evalCalibrate(
   app: CommandServices,
-  args: CalibrateArgs,
+  args: CalibrateOptions,
   print: (text: string) => void,
   progress: (message: string) => void,
 ): Promise<number> {
   const target = parseTarget(args.targetAbstention);
-  if (Boolean(args.questions) === args.fromLabels) {
+  if (Boolean(args.questions) === (args.fromLabels === true)) {
     throw new CandorError(
       'option_invalid',
       'eval calibrate needs either --questions FILE (the eval loo format) or --from-labels (reviewer labels on the abstention task). ' +
@@ -93,14 +99,9 @@ export async function evalCalibrate(
   const sweep = sweepThresholds(points);
   const recommended = recommendThreshold(sweep, target);
   const band = confidentBand(points, recommended.threshold);
-  const inForce = index.gateSetting
-    ? { threshold: index.gateSetting.minAnswerability, source: `kb@${index.gateSetting.version}` }
-    : app.config.gate.minAnswerability !== undefined
-      ? { threshold: app.config.gate.minAnswerability, source: 'config' }
-      : { threshold: model.threshold, source: 'model' };
+  const inForce = thresholdInForce(index, app.config);
   const current = { ...(sweepThresholds(points, [inForce.threshold])[0] as SweepPoint), source: inForce.source };
   const prefix = args.out ?? `calibration-${args.kb}`;
-  const files = { svg: `${prefix}.svg`, json: `${prefix}.json` };
   const method = args.questions ? 'questions' : 'labels';
   const applied = args.apply
     ? await applyThreshold(app.store.db, index.kbId, {
@@ -121,22 +122,10 @@ export async function evalCalibrate(
     recommended,
     confidentAbove: band,
     sweep,
-    files,
+    files: { svg: `${prefix}.svg`, json: `${prefix}.json` },
     applied,
   };
-  writeFileSync(
-    files.svg,
-    renderTradeoffSvg({
-      title: `Answerability threshold for "${index.name}" (v${index.version}), ${n.answerable} + ${n.refusable} ${method === 'questions' ? 'questions' : 'labelled items'}`,
-      sweep,
-      marks: [
-        { label: 'recommended', point: recommended },
-        { label: `current (${inForce.source})`, point: { ...current } },
-      ],
-      targetAbstention: target,
-    }),
-  );
-  writeFileSync(files.json, `${JSON.stringify(summary, null, 2)}\n`);
+  writeCalibration(summary);
   print(args.json ? JSON.stringify(summary) : formatSummary(summary));
   return 0;
 }
@@ -144,7 +133,7 @@ export async function evalCalibrate(
 /** The scored items to sweep: the questions file's (every fact it names must be in the KB), or the reviewers' labels. */
 async function calibrationPoints(
   app: CommandServices,
-  args: CalibrateArgs,
+  args: CalibrateOptions,
   index: KnowledgeIndex,
   progress: (message: string) => void,
 ): Promise<CalibrationPoint[]> {
@@ -166,6 +155,31 @@ async function calibrationPoints(
   if (labelled.skipped > 0)
     progress(`${labelled.skipped} labelled interactions were scored by another model or before scores were stored; left out`);
   return labelled.points;
+}
+
+/** The threshold the KB answers with now, and where it comes from: its own setting, CANDOR_MIN_ANSWERABILITY, or the model. */
+function thresholdInForce(index: KnowledgeIndex, config: CommandServices['config']): { threshold: number; source: string } {
+  if (index.gateSetting) return { threshold: index.gateSetting.minAnswerability, source: `kb@${index.gateSetting.version}` };
+  if (config.gate.minAnswerability !== undefined) return { threshold: config.gate.minAnswerability, source: 'config' };
+  return { threshold: GATE_MODEL.threshold, source: 'model' };
+}
+
+/** The trade-off as SVG (recommended and current marked) and the summary as JSON, at the summary's file names. */
+function writeCalibration(summary: CalibrationSummary): void {
+  const { kb, n, method, files } = summary;
+  writeFileSync(
+    files.svg,
+    renderTradeoffSvg({
+      title: `Answerability threshold for "${kb.name}" (v${kb.version}), ${n.answerable} + ${n.refusable} ${method === 'questions' ? 'questions' : 'labelled items'}`,
+      sweep: summary.sweep,
+      marks: [
+        { label: 'recommended', point: summary.recommended },
+        { label: `current (${summary.current.source})`, point: { ...summary.current } },
+      ],
+      targetAbstention: summary.targetAbstention,
+    }),
+  );
+  writeFileSync(files.json, `${JSON.stringify(summary, null, 2)}\n`);
 }
 
 function parseTarget(raw: string | undefined): number {

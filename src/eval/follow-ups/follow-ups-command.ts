@@ -17,15 +17,18 @@ import {
 } from './score-follow-ups.js';
 
 /** The services these commands use. */
-type CommandServices = Pick<Services, 'ask' | 'indexes' | 'llm' | 'log'>;
+type CommandServices = Pick<Services, 'ask' | 'indexes' | 'llm' | 'log' | 'config'>;
 
 /** Beside the code (src/ or dist/src/), so the default works from any working directory. */
 export const DEFAULT_FOLLOW_UPS = fileURLToPath(new URL('../../../examples/questions/follow-ups.jsonl', import.meta.url));
 
-export interface FollowUpsArgs {
-  readonly kb: string;
+/** `eval follow-ups`' options, as the command line parses them. */
+export interface FollowUpsOptions {
+  /** @default CANDOR_KB */
+  readonly kb?: string | undefined;
+  /** @default DEFAULT_FOLLOW_UPS */
   readonly questions?: string | undefined;
-  readonly json: boolean;
+  readonly json?: boolean | undefined;
 }
 
 /** How a standalone question is made: as typed, the rule (with and without the KB's vocabulary), the model. */
@@ -51,21 +54,20 @@ export const RIGHT_DEFINITION =
  */
 export async function evalFollowUps(
   app: CommandServices,
-  args: FollowUpsArgs,
+  args: FollowUpsOptions,
   print: (text: string) => void,
   progress: (message: string) => void,
 ): Promise<number> {
   const file = args.questions ?? DEFAULT_FOLLOW_UPS;
   const pairs = readFollowUpPairs(file);
-  const index = await app.indexes.get(args.kb);
+  const kb = args.kb ?? app.config.kb.defaultName;
+  const index = await app.indexes.get(kb);
   const vocabulary = index.vocabulary();
   const asked = new Map<string, Promise<GateOutcome>>();
   const gate = (question: string): Promise<GateOutcome> => {
     let outcome = asked.get(question);
     if (!outcome) {
-      outcome = app
-        .ask({ question, kb: args.kb, channel: 'eval' }, { record: false })
-        .then(outcomeOf, () => ({ decision: 'error', topFact: null }));
+      outcome = app.ask({ question, kb, channel: 'eval' }, { record: false }).then(outcomeOf, () => ({ decision: 'error', topFact: null }));
       asked.set(question, outcome);
     }
     return outcome;

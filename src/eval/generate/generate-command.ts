@@ -1,7 +1,7 @@
 import { renameSync, writeFileSync } from 'node:fs';
 
 import type { Services } from '../../ask/services.js';
-import { diversityFilter } from '../../core/eval/diversity-filter.js';
+import { diversityFilter, type DiversityResult } from '../../core/eval/diversity-filter.js';
 import { DONT_KNOW_CATEGORY_IDS, isDontKnowCategory, type DontKnowCategory } from '../../core/eval/dontknow-categories.js';
 import { CandorError } from '../../kernel/errors.js';
 import { embedTexts } from '../../llm/embed.js';
@@ -12,13 +12,18 @@ import { generateCandidates, type Candidate, type Generation } from './generate-
 /** The services these commands use. */
 type CommandServices = Pick<Services, 'llm' | 'store' | 'config'>;
 
-export interface GenerateArgs {
-  readonly kb: string | undefined;
+/** `eval generate`'s options, as the command line parses them (numbers as typed, checked here). */
+export interface EvalGenerateOptions {
+  readonly kb: string;
+  /** Questions per fact, 1 to 10. @default 1 */
   readonly perFact?: string | undefined;
+  /** Don't-know questions per category, 1 to 50. @default 5 */
   readonly perCategory?: string | undefined;
+  /** A comma list of don't-know categories, all or none. @default all */
   readonly categories?: string | undefined;
+  /** Write the questions here (.jsonl); FILE.cache.jsonl lets a failed run resume. */
   readonly out?: string | undefined;
-  readonly json: boolean;
+  readonly json?: boolean | undefined;
 }
 
 /** A generated question line: the `eval loo` questions format plus `expected` and `category`. */
@@ -41,7 +46,7 @@ export interface QuestionLine {
  */
 export async function evalGenerate(
   app: CommandServices,
-  args: GenerateArgs,
+  args: EvalGenerateOptions,
   print: (text: string) => void,
   progress: (text: string) => void,
 ): Promise<number> {
@@ -76,30 +81,7 @@ export async function evalGenerate(
     ...(embeddings ? { embeddings } : {}),
   });
   const lines = toLines(generation.candidates, filtered.kept);
-  const removed = filtered.removed.map((r) => ({
-    question: texts[r.index] as string,
-    by: r.by,
-    duplicateOf: texts[r.duplicateOf] as string,
-    similarity: r.similarity,
-  }));
-  const summary = {
-    kb: args.kb,
-    out: args.out ?? null,
-    prompts: GENERATION_PROMPTS,
-    facts: generation.facts,
-    resumed: generation.resumed,
-    generatedNow: generation.generatedNow,
-    candidates: texts.length,
-    kept: lines.length,
-    removed: {
-      keyword: removed.filter((r) => r.by === 'keyword').length,
-      semantic: removed.filter((r) => r.by === 'semantic').length,
-      semanticFilter: filtered.semantic,
-      ...(semanticNote ? { note: semanticNote } : {}),
-    },
-    byCategory: tally(lines.map((l) => l.category)),
-    removedQuestions: removed,
-  };
+  const summary = summarise(args, generation, texts, filtered, lines, semanticNote);
   const body = lines.map((l) => JSON.stringify(l)).join('\n');
   if (args.out) {
     writeFileSync(`${args.out}.tmp`, lines.length ? `${body}\n` : '');
@@ -162,6 +144,41 @@ async function embedQuestions(
     progress(semanticNote);
     return { embeddings: undefined, semanticNote };
   }
+}
+
+/** The run's JSON summary: what was generated, kept and removed (and why), by category. */
+function summarise(
+  args: EvalGenerateOptions,
+  generation: Generation,
+  texts: readonly string[],
+  filtered: DiversityResult,
+  lines: readonly QuestionLine[],
+  semanticNote: string,
+) {
+  const removed = filtered.removed.map((r) => ({
+    question: texts[r.index] as string,
+    by: r.by,
+    duplicateOf: texts[r.duplicateOf] as string,
+    similarity: r.similarity,
+  }));
+  return {
+    kb: args.kb,
+    out: args.out ?? null,
+    prompts: GENERATION_PROMPTS,
+    facts: generation.facts,
+    resumed: generation.resumed,
+    generatedNow: generation.generatedNow,
+    candidates: texts.length,
+    kept: lines.length,
+    removed: {
+      keyword: removed.filter((r) => r.by === 'keyword').length,
+      semantic: removed.filter((r) => r.by === 'semantic').length,
+      semanticFilter: filtered.semantic,
+      ...(semanticNote ? { note: semanticNote } : {}),
+    },
+    byCategory: tally(lines.map((l) => l.category)),
+    removedQuestions: removed,
+  };
 }
 
 function parseCategories(raw: string | undefined): DontKnowCategory[] {

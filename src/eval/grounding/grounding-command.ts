@@ -7,9 +7,12 @@ import { readGroundingRows } from './grounding-rows.js';
 import { formatGroundingReport, renderGroundingMarkdown } from './grounding-text.js';
 import { scoreResponse, type ScoredResponse } from './score-response.js';
 
-export interface GroundingArgs {
+/** `eval grounding`'s options, as the command line parses them. */
+export interface GroundingOptions {
+  /** The answers file (.jsonl). */
   readonly responses: string;
-  readonly json: boolean;
+  readonly json?: boolean | undefined;
+  /** Also write the report as Markdown to this file. */
   readonly markdown?: string | undefined;
 }
 
@@ -23,7 +26,7 @@ const BATCH = 100;
  */
 export async function evalGrounding(
   llm: Llm | null,
-  args: GroundingArgs,
+  args: GroundingOptions,
   print: (text: string) => void,
   progress: (message: string) => void,
 ): Promise<number> {
