@@ -65,8 +65,9 @@ export function registerReport(program: Command, cli: Cli): void {
     .addHelpText(
       'after',
       '\nEach gap has an id and a state: open, asked (posted to the KB’s experts), answered (by an expert fact) or\n' +
-        'out_of_scope, with its askers and first/last asked. --json groups carry id, state, factId, answer, askers,\n' +
-        'firstAsked, lastAsked.',
+        'out_of_scope, with its askers (HTTP and CLI asks as API) and first/last asked; an answered gap open again\n' +
+        'says why (its fact due for re-confirmation, or retired). --json groups carry id, state, factId, answer,\n' +
+        'askers, apiAskers, reopened, firstAsked, lastAsked.',
     )
     .action(async (opts: ReportGapsOptions) => cli.done(await cli.withApp('report gaps', (app) => reportGaps(app, opts, cli.print))));
 }

@@ -51,9 +51,9 @@ export function formatGaps(report: GapReport): string {
     const state =
       g.state === 'answered' && g.factId !== null
         ? `answered by fact ${g.factId}${by ? ` (${by})` : ''}`
-        : `${STATE_TEXT[g.state]}${closed && g.closedAt ? ` on ${g.closedAt.slice(0, 10)}` : ''}`;
+        : `${STATE_TEXT[g.state]}${closed && g.closedAt ? ` on ${g.closedAt.slice(0, 10)}` : ''}${reopenedText(g)}`;
     const line =
-      `     gap ${g.id} · ${state} · ${g.askers} asker${g.askers === 1 ? '' : 's'}` +
+      `     gap ${g.id} · ${state} · ${g.askers} asker${g.askers === 1 ? '' : 's'}${g.apiAskers > 0 ? ` (${g.apiAskers} API)` : ''}` +
       `${g.requests > 0 ? `, ${g.requests} asked for an expert` : ''} · first asked ${shortTime(g.firstAsked)}, last ${shortTime(g.lastAsked)}`;
     const examples = g.examples.map((e) => `     - ${e.question}${e.times > 1 ? ` (${e.times}×)` : ''}`);
     const answer = g.state === 'answered' && g.answer ? [`     answer: ${g.answer.text}`] : [];
@@ -71,6 +71,14 @@ export function formatGaps(report: GapReport): string {
     ? ['', 'Close a gap: candor gaps answer GAP_ID --text TEXT --as NAME, or candor gaps dismiss GAP_ID --as NAME']
     : [];
   return [head, states, '', ...topics, ...blocks, ...next].join('\n');
+}
+
+/** Why an answered gap is open again, for its state. */
+function reopenedText(g: GapReport['groups'][number]): string {
+  if (!g.reopened) return '';
+  return g.reopened.because === 'fact_retired'
+    ? ' (again: its fact was retired)'
+    : ` (again: fact ${g.factId} is due for re-confirmation; candor kb confirm ${g.factId} --as NAME)`;
 }
 
 function shortTime(iso: string): string {

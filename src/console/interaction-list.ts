@@ -13,6 +13,8 @@ const IMPORTED = 'import';
 
 export interface InteractionFilter {
   readonly decision?: string | undefined;
+  /** How sure an answer was: 'high' | 'medium' | 'low'. */
+  readonly confidence?: string | undefined;
   readonly reason?: string | undefined;
   readonly channel?: string | undefined;
   readonly kb?: string | undefined;
@@ -36,6 +38,7 @@ function conditions(filter: InteractionFilter): SQL | undefined {
     ne(interactions.channel, 'eval'),
     source === 'live' ? ne(interactions.channel, IMPORTED) : source === 'imported' ? eq(interactions.channel, IMPORTED) : undefined,
     filter.decision ? eq(interactions.decision, filter.decision) : undefined,
+    filter.confidence ? eq(interactions.confidence, filter.confidence) : undefined,
     filter.reason ? eq(interactions.reason, filter.reason) : undefined,
     filter.channel ? eq(interactions.channel, filter.channel) : undefined,
     filter.kb ? eq(knowledgeBases.name, filter.kb) : undefined,
@@ -56,6 +59,7 @@ const LISTED = {
   question: interactions.question,
   decision: interactions.decision,
   reason: interactions.reason,
+  confidence: interactions.confidence,
   answerability: interactions.answerability,
   latencyMs: interactions.latencyMs,
 };

@@ -124,17 +124,24 @@ export async function feedbackOn(
   }));
 }
 
+/** The channels whose replies carry 👍/👎 buttons: only their replies can be rated (not HTTP, CLI, console or eval ones). */
+export const RATEABLE_CHANNELS = ['slack', 'teams'] as const;
+
 /**
  * Feedback since `since` (current feedback per asker and interaction), for
  * the console overview: how many replies got any, and how many were found
- * helpful / not helpful. `rate` is the share of answered and refused
- * replies in the window that got feedback.
+ * helpful / not helpful. `rate` is the share of the answered and refused
+ * replies in the window that could be rated (RATEABLE_CHANNELS) that got feedback.
  */
 export async function feedbackSummary(
   db: Db,
   options: { since: Date; kbId?: number | undefined },
 ): Promise<{ replies: number; withFeedback: number; helpful: number; notHelpful: number; rate: number }> {
   const kb = options.kbId === undefined ? sql`true` : sql`i.kb_id = ${options.kbId}`;
+  const rateable = sql.join(
+    RATEABLE_CHANNELS.map((c) => sql`${c}`),
+    sql`, `,
+  );
   const result = (await db.execute(sql`
     with current as (
       select distinct on (f.interaction_id, f.asker) f.interaction_id, f.kind
@@ -144,7 +151,7 @@ export async function feedbackSummary(
     )
     select
       (select count(*)::int from ${interactions} i where i.created_at >= ${options.since.toISOString()} and i.decision is not null
-        and i.channel not in ('eval', 'import') and ${kb}) as replies,
+        and i.channel in (${rateable}) and ${kb}) as replies,
       (select count(distinct interaction_id)::int from current) as with_feedback,
       (select count(*)::int from current where kind = 'helpful') as helpful,
       (select count(*)::int from current where kind = 'not_helpful') as not_helpful`)) as unknown as {

@@ -32,7 +32,7 @@ export async function answerGap(
     });
     await t
       .update(gaps)
-      .set({ state: 'answered', factId: added.factId, closedBy: who(expert), closedAt: ctx.now() })
+      .set({ state: 'answered', factId: added.factId, closedBy: who(expert), closedAt: ctx.now(), reopenedBecause: null, reopenedAt: null })
       .where(eq(gaps.id, gapId));
     return { kind: 'answered', gapId, factId: added.factId, version: added.version };
   });
@@ -43,7 +43,7 @@ export function dismissGap(ctx: DeskContext, { gapId, expert }: { gapId: number;
   return closeGap(ctx, gapId, expert, async (t) => {
     await t
       .update(gaps)
-      .set({ state: 'out_of_scope', closedBy: who(expert), closedAt: ctx.now() })
+      .set({ state: 'out_of_scope', closedBy: who(expert), closedAt: ctx.now(), reopenedBecause: null, reopenedAt: null })
       .where(eq(gaps.id, gapId));
     return { kind: 'dismissed', gapId };
   });

@@ -6,6 +6,7 @@ import { gaps, knowledgeBases } from '../store/schema.js';
 import { tellAskers } from './asker-notices.js';
 import { shownGap, type DeskContext } from './expert-desk-context.js';
 import type { ExpertCard } from './expert-types.js';
+import { reopenDueGaps } from './reopen-due-gaps.js';
 import { syncGaps } from './sync-gaps.js';
 
 /** A replica posting a gap holds it this long; after that another may post it. */
@@ -71,10 +72,13 @@ export async function refreshPosts(ctx: DeskContext, gapId: number): Promise<Exp
 
 /** Posts the asked gaps still waiting for a post and tells the askers of closed gaps not told yet. */
 export async function deliverWaiting(ctx: DeskContext): Promise<{ posted: number; told: number }> {
-  // Refusals get their gaps here too, so gap metrics and the report stay current without anyone looking.
+  // Refusals get their gaps here too, and answers due for re-confirmation reopen theirs, so gap metrics and the
+  // report stay current without anyone looking.
   for (const entry of ctx.experts) {
     const index = await ctx.indexes.get(entry.kb).catch(() => null); // a KB not ingested yet has no gaps
-    if (index) await syncGaps(ctx.db, index, { now: ctx.now() });
+    if (!index) continue;
+    await syncGaps(ctx.db, index, { now: ctx.now() });
+    await reopenDueGaps(ctx.db, index.kbId, entry.reconfirmDays, ctx.now());
   }
   const waiting = await ctx.db
     .select({ id: gaps.id, kb: knowledgeBases.name })

@@ -6,6 +6,8 @@ import type { KnowledgeIndex } from '../kb/knowledge-index.js';
 import type { Db } from '../store/open-store.js';
 import { facts, gapMembers, gapRequests, gaps, interactions } from '../store/schema.js';
 import { GAP_STATES, type GapState } from './expert-types.js';
+import { askersOf } from './gap-askers.js';
+import { reopenDueGaps, type ReopenReason } from './reopen-due-gaps.js';
 import { FAILURE_REASONS, questionKey, syncGaps } from './sync-gaps.js';
 
 export { FAILURE_REASONS };
@@ -23,14 +25,24 @@ export interface GapReportGroup extends GapGroup {
   readonly answer: { readonly text: string; readonly by: string | null; readonly at: string | null } | null;
   /** The wording experts see. */
   readonly question: string;
-  /** Distinct askers (by hashed user id; unknown askers, such as the HTTP API's, are not counted). */
+  /**
+   * Askers: distinct chat askers (by hashed user id), and every ask that names no asker (the HTTP API's, the
+   * CLI's), one each, since such asks cannot be told apart.
+   */
   readonly askers: number;
+  /** Of `askers`, the asks over the HTTP API or the CLI ("API"). */
+  readonly apiAskers: number;
   /** "Ask an expert" presses (and automatic routings) on its refusals. */
   readonly requests: number;
   readonly firstAsked: string;
   /** Who answered it or marked it out of scope, as people read it. */
   readonly closedBy: string | null;
   readonly closedAt: string | null;
+  /**
+   * Why an answered gap is open again, and since when: its answer is due for re-confirmation (`factId` and
+   * `answer` are that fact, no longer used) or was retired. Null when it is not.
+   */
+  readonly reopened: { readonly because: ReopenReason; readonly at: string | null } | null;
 }
 
 /** Gaps on one subject, for a KB owner: what to write a page about (the gaps are what experts answer one by one). */
@@ -88,6 +100,7 @@ export async function kbGapReport(
   const index = await indexes.get(options.kb);
   await syncGaps(db, index, options.now ? { now: options.now } : {});
   const until = options.now ?? new Date();
+  await reopenDueGaps(db, index.kbId, indexes.reconfirmDays(options.kb), until);
   const since = new Date(until.getTime() - options.days * 86_400_000);
   const rows = await windowRows(db, index.kbId, since, until);
   const failures = await countFailures(db, index.kbId, since, until);
@@ -123,6 +136,7 @@ function windowRows(db: Db, kbId: number, since: Date, until: Date): Promise<Win
         reason: interactions.reason,
         createdAt: interactions.createdAt,
         userHash: interactions.userHash,
+        channel: interactions.channel,
         gapId: gapMembers.gapId,
       })
       .from(interactions)
@@ -165,6 +179,8 @@ async function storedGaps(db: Db, gapIds: readonly number[]) {
       factId: gaps.factId,
       closedAt: gaps.closedAt,
       closedBy: gaps.closedBy,
+      reopenedBecause: gaps.reopenedBecause,
+      reopenedAt: gaps.reopenedAt,
       answer: facts.text,
       by: facts.author,
       at: facts.confirmedAt,
@@ -189,7 +205,7 @@ function reportGroup(gap: StoredGap, read: readonly WindowRow[], termWeight: (te
     factId: gap.factId,
     answer: gap.answer === null ? null : { text: gap.answer, by: gap.by, at: gap.at ? new Date(gap.at).toISOString() : null },
     question: gap.question,
-    askers: new Set(mine.flatMap((r) => (r.userHash === null ? [] : [r.userHash]))).size,
+    ...askersOf(mine),
     requests: Number(gap.requests),
     firstAsked: mine.reduce((first, r) => {
       const at = new Date(r.createdAt).toISOString();
@@ -197,7 +213,13 @@ function reportGroup(gap: StoredGap, read: readonly WindowRow[], termWeight: (te
     }, group.lastAsked),
     closedBy: gap.closedBy,
     closedAt: gap.closedAt ? new Date(gap.closedAt).toISOString() : null,
+    reopened: gap.state === 'open' || gap.state === 'asked' ? reopenedOf(gap.reopenedBecause, gap.reopenedAt) : null,
   };
+}
+
+function reopenedOf(because: string | null, at: Date | string | null): GapReportGroup['reopened'] {
+  if (because !== 'reconfirmation_due' && because !== 'fact_retired') return null;
+  return { because, at: at ? new Date(at).toISOString() : null };
 }
 
 /** Most refusals first, then most distinct questions, the latest ask, the oldest gap. */
@@ -219,7 +241,15 @@ function topicTermWeight(index: KnowledgeIndex): (term: string) => number {
   return (term) => (documents.has(term) ? 0 : all.idf(term));
 }
 
-type WindowRow = { id: number; question: string; reason: string | null; createdAt: Date | string; userHash: string | null; gapId: number };
+type WindowRow = {
+  id: number;
+  question: string;
+  reason: string | null;
+  createdAt: Date | string;
+  userHash: string | null;
+  channel: string;
+  gapId: number;
+};
 
 /** One entry per question text (case, spacing and closing punctuation aside): its asks, reasons, newest ask and gaps. */
 function distinctQuestions(rows: readonly WindowRow[]): Map<string, RefusedQuestion & { gapIds: Map<number, number> }> {

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, like } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, like } from 'drizzle-orm';
 
 import { CandorError } from '../kernel/errors.js';
 import type { Db } from '../store/open-store.js';
@@ -82,7 +82,10 @@ export async function retireFact(db: Db, factId: number, by: string): Promise<{ 
     const version = kb.currentVersion + 1;
     await t.update(facts).set({ retiredInVersion: version }).where(eq(facts.id, factId));
     // A gap this fact answered is open again: nothing in the KB answers it now.
-    await t.update(gaps).set({ state: 'open', factId: null, closedBy: null, closedAt: null }).where(eq(gaps.factId, factId));
+    await t
+      .update(gaps)
+      .set({ state: 'open', factId: null, closedBy: null, closedAt: null, reopenedBecause: 'fact_retired', reopenedAt: new Date() })
+      .where(eq(gaps.factId, factId));
     await bump(t, kb.id, version, `fact ${factId} retired by ${by}`);
     return { kb: row.kb, version };
   });
@@ -120,7 +123,11 @@ export async function reviseExpertFact(
       ...(change.at ? { at: change.at } : {}),
     });
     await t.update(facts).set({ retiredInVersion: added.version }).where(eq(facts.id, factId));
-    // The gap it answered is answered by the new wording.
+    // The gap it answered is answered by the new wording; one reopened because this fact fell due is answered again.
+    await t
+      .update(gaps)
+      .set({ state: 'answered', reopenedBecause: null, reopenedAt: null })
+      .where(and(eq(gaps.factId, factId), eq(gaps.reopenedBecause, 'reconfirmation_due'), inArray(gaps.state, ['open', 'asked'])));
     await t.update(gaps).set({ factId: added.factId }).where(eq(gaps.factId, factId));
     return added;
   });

@@ -69,6 +69,11 @@ export class KnowledgeIndexCache {
     this.sliceSize = options.sliceSize;
   }
 
+  /** Days after which the KB's expert answers stop being used unless re-confirmed; undefined: never. */
+  reconfirmDays(kb: string): number | undefined {
+    return this.expertDays(kb);
+  }
+
   /** Server mode: rebuilds off the request path (see the class). */
   serveWhileBuilding(options: ServingOptions): void {
     this.serving = options;

@@ -1,6 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 
 import type { EvidenceView } from '../ask/decision.js';
+import type { NearMiss } from '../core/answer/near-misses.js';
 import type { Verdict } from '../core/gate/types.js';
 import type { Db } from '../store/open-store.js';
 import { interactions, knowledgeBases, reviewSamples } from '../store/schema.js';
@@ -24,6 +25,8 @@ export interface ReviewItem {
   readonly reason: string | null;
   readonly verdicts: readonly Verdict[];
   readonly evidence: readonly EvidenceView[];
+  /** A refusal's best retrieved facts and why each fell short; null for answers and rows recorded before it was kept. */
+  readonly considered: readonly NearMiss[] | null;
   readonly postRef: string | null;
   readonly stratum: string;
 }
@@ -41,6 +44,7 @@ const COLUMNS = {
   reason: interactions.reason,
   verdicts: interactions.verdicts,
   evidence: interactions.evidence,
+  considered: interactions.considered,
   postRef: reviewSamples.postRef,
   stratum: reviewSamples.stratum,
 };
@@ -82,6 +86,7 @@ function toItem(row: {
   reason: string | null;
   verdicts: unknown;
   evidence: unknown;
+  considered: readonly NearMiss[] | null;
   postRef: string | null;
   stratum: string;
 }): ReviewItem {

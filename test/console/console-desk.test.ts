@@ -156,6 +156,33 @@ describe('the console desk', () => {
       expect(rows[1]!.answerability).toEqual(expect.any(Number));
     });
 
+    it('shows each reply’s confidence in a column, filters by it, and exports it (CSV and JSON lines)', async () => {
+      const stored = await app.store.db.execute(sql`select confidence from interactions where id = ${ids.answered}`);
+      const confidence = (stored as unknown as { rows: { confidence: string }[] }).rows[0]!.confidence;
+      expect(['high', 'medium', 'low']).toContain(confidence);
+      const all = await page('/interactions');
+      expect(all).toContain('<th scope="col">confidence</th>');
+      const row = all.split('<tr>').find((r) => r.includes(`href="/interactions/${ids.answered}"`))!;
+      expect(row).toContain(`data-testid="confidence">${confidence}<`);
+      expect(all).toMatch(/<select name="confidence" data-testid="filter-confidence">/);
+      const filtered = await page(`/interactions?confidence=${confidence}`);
+      expect(listed(filtered)).toContain(ids.answered);
+      expect(listed(filtered)).not.toContain(ids.shuttle);
+      expect(filtered).toContain(`<option value="${confidence}" selected>`);
+      expect(listed(await page('/interactions?confidence=certain'))).toHaveLength(8); // not a level: no filter
+      // The export of the same filter carries it (a field of its own, the others unchanged).
+      const lines = (await csv(await get(`/interactions.csv?confidence=${confidence}&kb=handbook`))).split('\r\n');
+      expect(lines[0]!.split(',')).toContain('confidence');
+      expect(lines.slice(1).some((l) => l.startsWith(`${ids.answered},`) && l.includes(`,${confidence},`))).toBe(true);
+      const jsonl = await (await get(`/interactions.jsonl?confidence=${confidence}`)).text();
+      const rows = jsonl
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { id: number; confidence: string });
+      expect(rows.find((r) => r.id === ids.answered)?.confidence).toBe(confidence);
+      expect(rows.every((r) => r.confidence === confidence)).toBe(true);
+    });
+
     it('a refusal shows the retrieved facts that nearly answered, with scores and why each fell short; the trace id is a link', async () => {
       const body = await page(`/interactions/${ids.shuttle}`);
       expect(body).toContain('Retrieved facts that nearly answered');
@@ -230,6 +257,20 @@ describe('the console desk', () => {
       const found = await app.store.db.execute(sql`select id from review_samples where interaction_id = ${ids.answered}`);
       sample = Number((found as unknown as { rows: { id: number }[] }).rows[0]!.id);
       expect(factuality).toContain(`href="/review/${sample}?task=factuality"`);
+    });
+
+    it('a refusal’s sample shows the retrieved facts that nearly answered, as its interaction does (the criterion reads them)', async () => {
+      const found = await app.store.db.execute(sql`select id from review_samples where interaction_id = ${ids.shuttle}`);
+      const refused = Number((found as unknown as { rows: { id: number }[] }).rows[0]!.id);
+      const body = await page(`/review/${refused}`);
+      expect(body).toContain('refused although a retrieved fact states the answer');
+      const nearMisses = (html: string) => [...html.matchAll(/<tr data-testid="near-miss">(.*?)<\/tr>/g)].map((m) => m[1]!);
+      const shown = nearMisses(body);
+      expect(shown.length).toBeGreaterThan(0);
+      expect(shown).toEqual(nearMisses(await page(`/interactions/${ids.shuttle}`)));
+      expect(shown.join('')).toMatch(/does not mention (&quot;|")shuttle/);
+      // An answer's sample has none to show.
+      expect(await page(`/review/${sample}`)).not.toContain('nearly answered');
     });
 
     it('a configured reviewer labels in the console, through the review service, with the page’s CSRF token', async () => {

@@ -251,6 +251,10 @@ describe('closing KB gaps from the CLI, and seeing them in the console', () => {
       expect(section(ids.pet)).toContain('data-testid="gap-state">out of scope<');
       expect(section(ids.shuttle)).toContain('data-testid="gap-state">open<');
       expect(section(ids.shuttle)).toContain(`candor gaps answer ${ids.shuttle} --text … --as NAME`);
+      // Each gap is a subject of its own here (one topic per gap in the report): no topic list repeats them.
+      expect(seeded.topics.map((t) => t.gapIds.length)).toEqual([1, 1, 1]);
+      expect(html).not.toContain('data-testid="gap-topic-group"');
+      expect(html).toContain('data-testid="no-gap-topics">No topic groups two or more gaps yet');
       // The state filter shows one state's gaps only.
       expect((await page('/gaps?kb=handbook&state=answered')).split('data-testid="gap-group"')).toHaveLength(2);
     });
@@ -269,10 +273,13 @@ describe('closing KB gaps from the CLI, and seeing them in the console', () => {
       expect(await page(`/interactions/${seeded.groups[0]!.examples[0]!.interactionId}`)).toContain('data-testid="feedback-none"');
     });
 
-    it('the overview shows the feedback rate over its window: replies with feedback of all replies, helpful vs not', async () => {
+    it('the overview shows the feedback rate over its window: replies with feedback of the replies that could be rated, helpful vs not', async () => {
+      // Replies over the HTTP API, the CLI and the console's ask box have no 👍/👎 buttons: they are not in the denominator.
+      for (const channel of ['http', 'cli', 'console']) await app.ask({ question: ANSWERABLE, kb: 'handbook', channel });
       const html = await page('/?days=7');
-      expect(html).toContain('data-testid="feedback-rate">3.2%<'); // 1 of 31 replies
+      expect(html).toContain('data-testid="feedback-rate">3.2%<'); // 1 of 31 Slack replies
       expect(html).toContain('data-testid="feedback-replies">1 of 31<');
+      expect(html).toContain('Slack and Teams replies: the only ones with 👍/👎 buttons');
       expect(html).toContain('data-testid="feedback-helpful">1<');
       expect(html).toContain('data-testid="feedback-not-helpful">1<');
     });
@@ -316,14 +323,41 @@ describe('closing KB gaps from the CLI, and seeing them in the console', () => {
       expect(res.status).toBe(303);
       const reconfirmed = Number(new URL(res.headers.get('location')!, server.url).searchParams.get('replacement'));
       expect(reconfirmed).toBeGreaterThan(replacement);
+      // Retire asks first: the button opens a page of its own, and a post without its confirmation retires nothing.
+      html = await page(`/facts?kb=handbook&source=expert&done=confirmed&fact=${replacement}&replacement=${reconfirmed}`);
+      expect(html).toContain(
+        `<form method="get" action="/facts"><input type="hidden" name="kb" value="handbook" /><input type="hidden" name="retire" value="${reconfirmed}" />`,
+      );
+      const confirm = await page(`/facts?kb=handbook&retire=${reconfirmed}`);
+      expect(confirm).toContain(`<h2>Retire fact ${reconfirmed}?</h2>`);
+      expect(confirm).toContain('data-testid="retire-fact-text">Staff get 25% off at FitWell.<');
+      expect(confirm).toContain('<input type="hidden" name="confirmed" value="yes" />');
+      expect(confirm).toContain(`href="/facts?kb=handbook&amp;source=expert#fact-${reconfirmed}" data-testid="fact-retire-cancel"`);
       res = await post('/facts', { action: 'retire', fact: String(reconfirmed), kb: 'handbook' });
+      expect(res.status).toBe(200);
+      expect(squeeze(await res.text())).toContain(`<h2>Retire fact ${reconfirmed}?</h2>`);
+      expect(await page('/facts?kb=handbook')).toContain('data-testid="facts-summary">1 expert fact ');
+      // In a browser session the confirmation's form carries the session's CSRF token; a post without it is refused.
+      const login = await fetch(`${server.url}/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
+        body: new URLSearchParams({ token: TOKEN }).toString(),
+      });
+      const session = { authorization: '', cookie: login.headers.get('set-cookie')!.split(';')[0]! };
+      const confirmPage = await (await fetch(`${server.url}/facts?kb=handbook&retire=${reconfirmed}`, { headers: session })).text();
+      expect(confirmPage).toMatch(/<input type="hidden" name="csrf" value="[\w-]+" \/>/);
+      const retireForm = { action: 'retire', fact: String(reconfirmed), kb: 'handbook', confirmed: 'yes' };
+      expect((await post('/facts', retireForm, session)).status).toBe(403);
+      res = await post('/facts', { action: 'retire', fact: String(reconfirmed), kb: 'handbook', confirmed: 'yes' });
       expect(res.status).toBe(303);
       expect(res.headers.get('location')).toBe(`/facts?kb=handbook&source=expert&done=retired&fact=${reconfirmed}`);
       expect(await page('/facts?kb=handbook')).toContain('data-testid="facts-summary">0 expert facts');
       html = await page('/facts?kb=handbook&all=1');
       expect(html.split('data-testid="fact-status">retired<')).toHaveLength(5);
       // Retiring it again is refused on the page, saying why; nothing changes.
-      res = await post('/facts', { action: 'retire', fact: String(reconfirmed), kb: 'handbook' });
+      expect((await fetch(`${server.url}/facts?kb=handbook&retire=${reconfirmed}`, { headers: bearer })).status).toBe(404);
+      res = await post('/facts', { action: 'retire', fact: String(reconfirmed), kb: 'handbook', confirmed: 'yes' });
       expect(res.status).toBe(409);
       expect(squeeze(await res.text())).toContain(`data-testid="facts-error">Fact ${reconfirmed} was already retired`);
       const stored = await listFacts(app.store.db, { kb: 'handbook', sourcePrefix: 'expert:', includeRetired: true });
@@ -333,6 +367,17 @@ describe('closing KB gaps from the CLI, and seeing them in the console', () => {
         [confirmed, true],
         [cliFact, true],
       ]);
+    });
+
+    it('counts the askers of every channel: asks over the HTTP API and the CLI name nobody, so each counts, shown as API', async () => {
+      for (const channel of ['http', 'cli']) await app.ask({ question: SEED.shuttle, kb: 'handbook', channel });
+      const report = await kbGapReport(app.store.db, app.indexes, { kb: 'handbook', days: 30 });
+      expect(report.groups.find((g) => g.id === ids.shuttle)).toMatchObject({ count: 12, askers: 7, apiAskers: 2 });
+      expect(report.groups.find((g) => g.id === ids.pet)).toMatchObject({ askers: 5, apiAskers: 0 });
+      expect(formatGaps(report)).toMatch(new RegExp(`^ +gap ${ids.shuttle} · open · 7 askers \\(2 API\\) · first asked`, 'm'));
+      const html = await page('/gaps?kb=handbook');
+      const shuttle = html.split('data-testid="gap-group"').find((g) => g.includes(`data-testid="gap-id">gap ${ids.shuttle}<`))!;
+      expect(shuttle).toContain('data-testid="gap-askers">7</span>askers (<span data-testid="gap-api-askers">2</span>API)');
     });
 
     it('fact posts are refused cross-site, without credentials, and for an unknown action', async () => {

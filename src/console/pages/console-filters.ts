@@ -10,6 +10,8 @@ const HOUR = 3_600_000;
 /** The overview's windows, in days: the last 24 and 48 hours, then whole days up to a year. */
 export const WINDOW_DAYS = [1, 2, 7, 30, 90, 365] as const;
 const SOURCES: readonly InteractionSource[] = ['live', 'imported', 'all'];
+/** An answer's confidence levels (a refusal has none). */
+export const CONFIDENCES = ['high', 'medium', 'low'] as const;
 
 /** A date typed in a form (YYYY-MM-DD), as the UTC midnight it starts at; undefined when it is not one. */
 export function parseDay(value: string | undefined): Date | undefined {
@@ -57,6 +59,7 @@ export function interactionFilter(q: Param): InteractionFilter {
   const to = parseDay(q('to'));
   return {
     decision: q('decision'),
+    confidence: CONFIDENCES.find((c) => c === q('confidence')),
     reason: q('reason'),
     channel: q('channel'),
     kb: q('kb'),
@@ -73,6 +76,7 @@ export function interactionParams(q: Param): Record<string, string | undefined> 
   return {
     q: filter.text,
     decision: filter.decision,
+    confidence: filter.confidence,
     reason: filter.reason,
     channel: filter.channel,
     kb: filter.kb,

@@ -18,7 +18,8 @@ const STATUS_TEXT: Readonly<Record<ExpertFactView['status'], string>> = {
 
 /**
  * The expert facts of a KB: what experts answered, who and when, and forms to
- * retire, re-confirm or edit each (plain form posts, checked as the ask box is).
+ * re-confirm or edit each (plain form posts, checked as the ask box is) and to retire it
+ * (after a confirmation page: retireConfirmPage).
  */
 export function factsPage(
   facts: readonly ExpertFactView[] | null,
@@ -85,9 +86,11 @@ function factSection(f: ExpertFactView, kb: string, all: boolean, csrf: string |
             ${hidden}<input type="hidden" name="action" value="confirm" />
             <button type="submit" data-testid="fact-confirm">Re-confirm</button>
           </form>
-          <form method="post" action="/facts">
-            ${hidden}<input type="hidden" name="action" value="retire" />
-            <button type="submit" class="danger" data-testid="fact-retire">Retire</button>
+          <form method="get" action="/facts">
+            <input type="hidden" name="kb" value="${kb}" /><input type="hidden" name="retire" value="${f.id}" />${
+              all ? html`<input type="hidden" name="all" value="1" />` : ''
+            }
+            <button type="submit" class="danger" data-testid="fact-retire">Retire…</button>
           </form>
           <details>
             <summary>Edit</summary>

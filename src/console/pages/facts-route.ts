@@ -5,6 +5,7 @@ import type { ConsoleRequest } from './console-context.js';
 import { redirect } from './console-http.js';
 import { factsPage, type FactsNotice } from './facts-page.js';
 import { href } from './html.js';
+import { retireConfirmPage } from './retire-confirm-page.js';
 
 interface FactsDeps {
   readonly reads: ConsoleReads;
@@ -15,7 +16,12 @@ interface FactsDeps {
 
 /** `/facts`: the expert facts of a KB, and their retire / re-confirm / edit forms (by "console" or "console:NAME"). */
 export async function factsRoute(deps: FactsDeps, r: ConsoleRequest): Promise<true> {
-  if (!r.form) return showFacts(deps, r, r.kb ?? deps.defaultKb, r.q('all') === '1', { notice: readNotice(r.url.searchParams) });
+  if (!r.form) {
+    const kb = r.kb ?? deps.defaultKb;
+    const retire = Number(r.q('retire'));
+    if (Number.isSafeInteger(retire) && retire > 0) return confirmRetire(deps, r, kb, r.q('all') === '1', retire);
+    return showFacts(deps, r, kb, r.q('all') === '1', { notice: readNotice(r.url.searchParams) });
+  }
   const form = r.form;
   const kb = storableText(form.get('kb') || deps.defaultKb);
   const all = form.get('all') === '1';
@@ -29,6 +35,8 @@ export async function factsRoute(deps: FactsDeps, r: ConsoleRequest): Promise<tr
   try {
     const back = (notice: FactsNotice) => redirect(r.res, href('/facts', { kb, source: 'expert', all: all ? 1 : undefined, ...notice }));
     if (action === 'retire') {
+      // Retiring cannot be undone: a post without the confirmation page's `confirmed=yes` gets that page.
+      if (form.get('confirmed') !== 'yes') return await confirmRetire(deps, r, kb, all, fact);
       await deps.facts.retire(fact, actor);
       return back({ done: 'retired', fact });
     }
@@ -39,6 +47,14 @@ export async function factsRoute(deps: FactsDeps, r: ConsoleRequest): Promise<tr
     if (!(error instanceof CandorError) || error.status >= 500) throw error;
     return showFacts(deps, r, kb, all, { error: error.message }, error.status);
   }
+}
+
+/** Asks before retiring a fact in use (its own page and form); a fact not in use gets the facts page, saying so (404). */
+async function confirmRetire(deps: FactsDeps, r: ConsoleRequest, kb: string, all: boolean, factId: number): Promise<true> {
+  const list = r.kbs.includes(kb) ? await deps.reads.expertFacts({ kb, includeRetired: false, now: new Date(deps.now()) }) : [];
+  const fact = list.find((f) => f.id === factId);
+  if (!fact) return showFacts(deps, r, kb, all, { error: `Fact ${factId} is not an expert fact in use in “${kb}”.` }, 404);
+  return r.page(`Retire fact ${factId}?`, '/facts', retireConfirmPage(fact, kb, all, r.csrf), { kb });
 }
 
 /** The facts page of a KB (retired ones too when `all`), with what the last change did or why it was refused. */

@@ -51,7 +51,9 @@ export function gapsPage(
   return html`${form}
     <p data-testid="gaps-summary">
       ${report.refusals} refusals for lack of knowledge in “${report.kb.name}” (version ${report.kb.version}) in the last ${report.days}
-      days: ${report.distinctQuestions} distinct questions in ${report.groups.length} gaps on ${report.topics.length} topics.
+      days: ${report.distinctQuestions} distinct questions in ${report.groups.length} gaps${
+        sharedTopics(report).length > 0 ? `, ${sharedTopics(report).length} topics grouping several` : ''
+      }.
       <a href="${href('/interactions', { decision: 'abstain', kb: report.kb.name })}">Every refusal</a> ·
       <a href="${href('/facts', { kb: report.kb.name, source: 'expert' })}">Expert facts</a
       >${report.failures > 0 ? html` <span class="muted">${report.failures} more were fail-closed refusals (the store or model was down): faults, not gaps.</span>` : ''}
@@ -74,14 +76,26 @@ export function gapsPage(
     ${shown.map((g) => gapSection(g, report.kb.name, max, viewer))}`;
 }
 
-/** The gaps by subject: what a KB owner could write one page about. */
+/** A topic of one gap only repeats that gap: the page shows topics that group at least this many. */
+export const MIN_TOPIC_GAPS = 2;
+
+/** The topics worth a KB owner's page: those that group several gaps. */
+function sharedTopics(report: GapReport): GapReport['topics'] {
+  return report.topics.filter((t) => t.gapIds.length >= MIN_TOPIC_GAPS);
+}
+
+/** The gaps by subject: what a KB owner could write one page about (a topic of one gap is that gap: not listed). */
 function topicList(report: GapReport): Html {
-  if (report.topics.length === 0) return html``;
+  const topics = sharedTopics(report);
+  if (report.groups.length === 0) return html``;
+  if (topics.length === 0)
+    return html`<p class="muted" data-testid="no-gap-topics">No topic groups two or more gaps yet: each gap below is a subject of its own.</p>`;
   const stateOf = new Map(report.groups.map((g) => [g.id, g.state]));
-  const max = Math.max(1, ...report.topics.map((t) => t.count));
+  const max = Math.max(1, ...topics.map((t) => t.count));
   return html`<h2>By topic</h2>
+    <p class="muted">Topics that group two or more gaps, named by the words their questions share.</p>
     <ul class="topics">
-      ${report.topics.map(
+      ${topics.map(
         (t) =>
           html`<li data-testid="gap-topic-group">
             <span data-testid="topic-count">${t.count}</span> × <span data-testid="topic-name">${t.topic}</span> ${inlineBar(t.count, max)}
@@ -105,7 +119,9 @@ function gapSection(g: GapReportGroup, kb: string, max: number, viewer: GapViewe
     <p>
       ${viewer ? html`<a class="mono" href="/gaps/${g.id}" data-testid="gap-id">gap ${g.id}</a>` : html`<span class="mono" data-testid="gap-id">gap ${g.id}</span>`}
       <span class="badge state-${g.state}" data-testid="gap-state">${GAP_STATE_TEXT[g.state]}</span>
-      · <span data-testid="gap-askers">${g.askers}</span> asker${g.askers === 1 ? '' : 's'}${g.requests > 0 ? html` · ${g.requests} asked for an expert` : ''}
+      · <span data-testid="gap-askers">${g.askers}</span> asker${g.askers === 1 ? '' : 's'}${
+        g.apiAskers > 0 ? html` (<span data-testid="gap-api-askers">${g.apiAskers}</span> API)` : ''
+      }${g.requests > 0 ? html` · ${g.requests} asked for an expert` : ''}
       · first asked <span data-testid="gap-first-asked">${formatTime(g.firstAsked)}</span> · last asked
       <span data-testid="gap-last-asked">${formatTime(g.lastAsked)}</span>
     </p>
@@ -116,7 +132,7 @@ function gapSection(g: GapReportGroup, kb: string, max: number, viewer: GapViewe
         .join(', ')}
       ${g.state === 'asked' || g.state === 'answered' ? html` · experts were asked: “${g.question}”` : ''}
     </p>
-    ${closure(g, kb, viewer)}
+    ${reopenedNote(g, kb)} ${closure(g, kb, viewer)}
     <ul>
       ${g.examples.map((e) => html`<li><a href="/interactions/${e.interactionId}">${e.question}</a>${e.times > 1 ? html` <span class="muted">(${e.times}×)</span>` : ''}</li>`)}
     </ul>
@@ -140,5 +156,18 @@ function closure(g: GapReportGroup, kb: string, viewer: GapViewer | undefined): 
   return html`<p class="muted">
     ${g.state === 'asked' ? 'Waiting for an expert. ' : ''}Experts answer from the question’s post in Slack or Teams, or with
     <span class="mono">candor gaps answer ${g.id} --text … --as NAME</span>.
+  </p>`;
+}
+
+/** Why a gap an expert had answered is open again: its answer fell due for re-confirmation, or was retired. */
+function reopenedNote(g: GapReportGroup, kb: string): Html | '' {
+  if (!g.reopened) return '';
+  const since = g.reopened.at ? html` on ${formatTime(g.reopened.at)}` : '';
+  if (g.reopened.because === 'fact_retired')
+    return html`<p class="notice" data-testid="gap-reopened">Open again${since}: the fact that answered it was retired.</p>`;
+  return html`<p class="notice" data-testid="gap-reopened">
+    Open again${since}: its answer,
+    <a href="${href('/facts', { kb, source: 'expert' })}#fact-${g.factId}">fact ${g.factId}</a>, is due for re-confirmation and is
+    not used until an expert re-confirms it (or answers again).
   </p>`;
 }

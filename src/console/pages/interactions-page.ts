@@ -1,6 +1,7 @@
 import type { AnswerabilityView } from '../../ask/decision.js';
 import type { filterChoices } from '../console-queries.js';
 import type { InteractionFilter, listInteractions } from '../interaction-list.js';
+import { CONFIDENCES } from './console-filters.js';
 import { formatMs, formatNumber, formatTime, href, html, truncate, type Html } from './html.js';
 
 type Listed = Awaited<ReturnType<typeof listInteractions>>;
@@ -12,7 +13,7 @@ const SOURCE_TEXT = { live: 'live channels', imported: 'imported (benchmark repl
 
 /**
  * The interaction list: live channels unless the source filter says otherwise, text search over questions
- * and replies, a date range, the decision/reason/channel/KB filters, newest first, a page at a time, and the
+ * and replies, a date range, the decision/confidence/reason/channel/KB filters, newest first, a page at a time, and the
  * current filter exported as CSV or JSON lines.
  */
 export function interactionsPage(
@@ -39,14 +40,14 @@ export function interactionsPage(
     </nav>`;
 }
 
-/** Text search, the decision, reason, channel, KB and source filters, and the date range. */
+/** Text search, the decision, confidence, reason, channel, KB and source filters, and the date range. */
 function filtersForm(
   choices: Awaited<ReturnType<typeof filterChoices>>,
   filter: InteractionFilter,
   params: Record<string, string | undefined>,
   source: keyof typeof SOURCE_TEXT,
 ): Html {
-  const select = (name: 'decision' | 'reason' | 'channel' | 'kb', label: string, values: readonly string[]) =>
+  const select = (name: 'decision' | 'confidence' | 'reason' | 'channel' | 'kb', label: string, values: readonly string[]) =>
     html`<label
       >${label}<select name="${name}" data-testid="filter-${name}">
         <option value="">any</option>
@@ -55,7 +56,7 @@ function filtersForm(
     >`;
   return html`<form class="filters" method="get" action="/interactions" role="search">
       <label>Search<input type="search" name="q" value="${filter.text ?? ''}" maxlength="200" placeholder="words in question or reply" data-testid="filter-q" /></label>
-      ${select('decision', 'Decision', ['answer', 'abstain'])}${select('reason', 'Reason', choices.reasons)}${select(
+      ${select('decision', 'Decision', ['answer', 'abstain'])}${select('confidence', 'Confidence', CONFIDENCES)}${select('reason', 'Reason', choices.reasons)}${select(
         'channel',
         'Channel',
         choices.channels.filter((c) => c !== 'import'),
@@ -86,6 +87,7 @@ function interactionsTable(rows: Listed['rows']): Html {
                   <th scope="col">question</th>
                   <th scope="col">decision</th>
                   <th scope="col">reason</th>
+                  <th scope="col">confidence</th>
                   <th scope="col" class="num">answerability</th>
                   <th scope="col" class="num">latency</th>
                 </tr>
@@ -101,6 +103,7 @@ function interactionsTable(rows: Listed['rows']): Html {
                       <td><a href="/interactions/${r.id}">${truncate(r.question, 110)}</a></td>
                       <td class="${r.decision === 'answer' ? 'answer' : 'abstain'}">${r.decision ?? ''}</td>
                       <td class="mono">${r.reason ?? ''}</td>
+                      <td data-testid="confidence">${r.confidence ?? ''}</td>
                       <td class="num">${formatNumber((r.answerability as AnswerabilityView | null)?.score)}</td>
                       <td class="num">${formatMs(r.latencyMs)}</td>
                     </tr>`,

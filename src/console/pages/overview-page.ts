@@ -82,7 +82,10 @@ function totalCards(totals: Overview['totals'], feedback: FeedbackSummary | unde
 function feedbackCards(feedback: FeedbackSummary): Html {
   return html`<div class="card">
                 <div class="value" data-testid="feedback-rate">${formatPercent(feedback.replies > 0 ? feedback.rate : null)}</div>
-                <div class="label">feedback rate (<span data-testid="feedback-replies">${feedback.withFeedback} of ${feedback.replies}</span> replies)</div>
+                <div class="label">
+                  feedback rate (<span data-testid="feedback-replies">${feedback.withFeedback} of ${feedback.replies}</span> Slack and Teams
+                  replies: the only ones with 👍/👎 buttons)
+                </div>
               </div>
               <div class="card">
                 <div class="value">

@@ -3,6 +3,7 @@ import type { CurrentLabel } from '../../review/label-store.js';
 import type { ReviewItem } from '../../review/review-items.js';
 import { csrfInput } from './csrf.js';
 import { formatTime, href, html, type Html } from './html.js';
+import { nearMissesView } from './near-misses-view.js';
 
 /** What a label post redirected with (known words only: nothing from it is echoed but a task and outcome id). */
 export interface LabelNotice {
@@ -87,6 +88,7 @@ export function reviewSamplePage(
           </ol>`
         : ''
     }
+    ${item.decision === 'abstain' ? nearMissesView(item.considered) : ''}
     ${
       options.reviewer
         ? html`<p class="muted">You label as <span class="mono" data-testid="reviewer">${options.reviewer}</span>.</p>`

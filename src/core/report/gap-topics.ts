@@ -1,4 +1,4 @@
-import { withoutScaffolding } from '../text/scaffolding.js';
+import { AMOUNT_WORDS, withoutScaffolding } from '../text/scaffolding.js';
 import { tokenize } from '../text/tokenize.js';
 
 /** One distinct refused question (same text, case and spacing aside) and how often it was asked. */
@@ -140,9 +140,17 @@ function describe(
       written.set(term, words);
     }
   }
-  let ranked = [...weight.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 3);
+  // Named by content words: never an amount word, and only words that tell (weight > 0) when there are any — a
+  // word the KB already holds says nothing about what it lacks.
+  const naming = [...weight.entries()].filter(([term]) => !AMOUNT_WORDS.has(term));
+  const telling = naming.filter(([, w]) => w > 0);
+  let ranked = (telling.length > 0 ? telling : naming).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 3);
   // A lone question shares no recurring word: its own words name it.
-  if (ranked.length === 0) ranked = [...written.keys()].slice(0, 3).map((term) => [term, 0]);
+  if (ranked.length === 0)
+    ranked = [...written.keys()]
+      .filter((term) => !AMOUNT_WORDS.has(term))
+      .slice(0, 3)
+      .map((term) => [term, 0]);
   const terms = ranked.map(
     ([term]) => [...(written.get(term) ?? new Map([[term, 1]])).entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0],
   );

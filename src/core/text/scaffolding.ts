@@ -13,3 +13,9 @@ const DURATION_VERB = /^(.*\bhow long\b.*?)\b(?:last|lasts|take|takes)\b(?=\s*(?
 export function withoutScaffolding(text: string): string {
   return text.replace(DURATION_VERB, '$1').replace(HOW_FRAME, '$1');
 }
+
+/**
+ * Words that only ever say how much or how often ("too much", "so many", "how often"): never what a question
+ * is about, so never a topic's name.
+ */
+export const AMOUNT_WORDS: ReadonlySet<string> = new Set(['much', 'many', 'often']);

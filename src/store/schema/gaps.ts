@@ -50,6 +50,12 @@ export const gaps = pgTable(
     /** Who closed it ("slack:U…", "cli:NAME") and when: an answer or "not for the KB". */
     closedBy: text('closed_by'),
     closedAt: timestamp('closed_at', { withTimezone: true }),
+    /**
+     * Why an answered gap is open again: 'reconfirmation_due' (its fact, kept in `fact_id`, is due for
+     * re-confirmation and no longer used) | 'fact_retired'; null when it never was, or once it is closed again.
+     */
+    reopenedBecause: text('reopened_because'),
+    reopenedAt: timestamp('reopened_at', { withTimezone: true }),
     /** Where the question was posted to experts: ["slack:C1|ts", "teams:conversation|activity"]. */
     posts: jsonb('posts')
       .$type<string[]>()

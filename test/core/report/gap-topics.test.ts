@@ -32,6 +32,18 @@ describe('groupRefusals', () => {
     expect(groups.find((g) => g.terms[0] === 'shuttle')?.topic).toMatch(/^shuttle \/ bus/);
   });
 
+  it('names a topic by content words: never an amount word ("much", "many"), nor a word the KB holds when others tell', () => {
+    const [parking] = groupRefusals(refusals(['Is there much parking near the gym?', 'Is there much parking at the gym on weekends?']));
+    expect(parking?.terms).toEqual(['gym', 'parking']);
+    expect(parking?.terms).not.toContain('much');
+    const [dogs] = groupRefusals(refusals(['Can I bring my dog to the office?', 'Are dogs allowed in the office?']), {
+      termWeight: (term) => (KB_WORDS.has(term) ? 0 : 6),
+    });
+    expect(dogs?.topic).toBe('dog');
+    const [lone] = groupRefusals(refusals(['How many car parks have so many chargers?']));
+    expect(lone?.terms).toEqual(['car', 'parks', 'chargers']);
+  });
+
   it('lists the most asked questions first as examples, and counts reasons over every ask', () => {
     const [shuttle] = groupRefusals(refusals(GAP_TOPICS.shuttle), { termWeight: kbWeight, maxExamples: 3 });
     expect(shuttle?.examples).toHaveLength(3);
