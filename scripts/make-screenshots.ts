@@ -12,7 +12,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
 import { buildCandor } from '../src/app/main.js';
 import { httpRoutes } from '../src/app/serve.js';
@@ -23,21 +23,13 @@ import { readExampleQuestions } from '../src/eval/example-questions/example-ques
 import { recordFeedback } from '../src/feedback/asker-feedback.js';
 import { ingestPaths } from '../src/kb/ingest/ingest.js';
 import { sampleInteractions } from '../src/review/sample-interactions.js';
+import { launchChromium } from '../test/support/chromium.js';
 import { slackThreadHtml } from './slack-message-html.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const IMAGES = join(ROOT, 'docs', 'images');
 const KB = 'default';
 const REVIEWER = { username: 'dana', password: 'dana reviews daily' };
-/** Debian's Chromium, headless, with nothing that reaches for the network (as the browser tests launch it). */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-];
 const CHANNELS = ['slack', 'teams', 'http'] as const;
 /** The answer the Slack picture shows, and a refusal the interaction picture opens. */
 const SLACK_QUESTION = 'How much extra do people with serious pre-existing conditions pay on their premiums, and for how long?';
@@ -66,7 +58,7 @@ async function main(): Promise<void> {
     const replies = renderSlackReply({ kind: 'decision', decision: slack }, { action: 'docs', askExpert: false });
 
     const server = await startHttpServer(httpRoutes(app, [KB]), { host: '127.0.0.1', port: 0, log: app.log });
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    const browser = await launchChromium();
     try {
       const context = await browser.newContext({
         viewport: { width: 1280, height: 800 },

@@ -1,29 +1,19 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { askPage } from '../../src/console/pages/ask-page.js';
 import { layout } from '../../src/console/pages/layout.js';
 import { answerDecision, BOOKLET_EVIDENCE, CAVEAT } from '../channels/chat/decision-fixture.js';
 import { runCli, type CliRun } from '../channels/run-cli.js';
+import { launchChromium } from '../support/chromium.js';
 import { candorInProcess } from '../support/cli-in-process.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles } from '../support/compose.js';
 import { migratedStore } from '../support/migrated-store.js';
 
 const TOKEN = 'browser-console-token-0123456789';
 const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
-/** Debian's chromium, headless, with nothing that reaches for the network (this machine has none). */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** A person at the console in a real browser, against the real `candor serve`. */
 describe('the console in a browser', () => {
@@ -53,7 +43,7 @@ describe('the console in a browser', () => {
       });
       expect(res.status).toBe(200);
     }
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   }, 120_000);
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { buildCandor, type Candor } from '../../src/app/main.js';
@@ -12,18 +12,11 @@ import { importLabels } from '../../src/review/import-labels.js';
 import { agreementDeps } from '../../src/review/judge/agreement-deps.js';
 import { runAgreementReport } from '../../src/review/judge/agreement-job.js';
 import { sampleInteractions } from '../../src/review/sample-interactions.js';
+import { launchChromium } from '../support/chromium.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
 import { syntheticReplies } from '../support/imported-replies.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-];
 const REVIEWER = { username: 'alice', password: 'alice reviews daily' };
 const BENEFITS = [
   { id: 'BN-1', text: 'Dental claims are reimbursed up to $300 in each calendar year.', source: 'benefits#dental' },
@@ -91,7 +84,7 @@ describe('the console desk in a browser', () => {
     );
     server = await startHttpServer(httpRoutes(app, []), { host: '127.0.0.1', port: 0, log: app.log });
     url = server.url;
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, httpCredentials: { ...REVIEWER, send: 'always' } });
     page = await context.newPage();
     page.setDefaultTimeout(30_000);

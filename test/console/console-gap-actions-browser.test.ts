@@ -2,23 +2,16 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startServe, stopWith, type ServeProcess } from '../serve/serve-process.js';
+import { launchChromium } from '../support/chromium.js';
 import { candorInProcess } from '../support/cli-in-process.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles } from '../support/compose.js';
 import { migratedStore } from '../support/migrated-store.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-];
 const DANA = { username: 'dana', password: 'dana answers gaps' };
 const BOB = { username: 'bob', password: 'bob only reads here' };
 const GYM = 'Is there a gym in the office building?';
@@ -97,7 +90,7 @@ describe('gap actions in the console, in a browser', () => {
     });
     await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
     attackerUrl = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`;
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     asDana = await browser.newContext({ viewport: { width: 1280, height: 900 }, httpCredentials: { ...DANA, send: 'always' } });
     asBob = await browser.newContext({ viewport: { width: 1280, height: 900 }, httpCredentials: { ...BOB, send: 'always' } });
     page = await asDana.newPage();
