@@ -45,6 +45,7 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'silent',
     CANDOR_CONSOLE_BASIC_AUTH: `${REVIEWER.username}:${REVIEWER.password}`,
     CANDOR_REVIEWERS: `console:${REVIEWER.username}`,
+    CANDOR_EXPERTS: JSON.stringify([{ kb: KB, people: [`console:${REVIEWER.username}`] }]),
   });
   // Telemetry on (no exporter is configured): interactions get real trace ids, as in production.
   const app = await buildCandor(config, { purpose: 'docs screenshots' });
