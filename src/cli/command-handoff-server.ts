@@ -28,6 +28,7 @@ async function runHandedCommand(app: Candor, run: RunProgram, request: http.Inco
   const parsed = HandoffRequest.safeParse(await readJson(request));
   if (!parsed.success) return void response.writeHead(400, { 'content-type': 'text/plain' }).end('expected {"argv":[…],"cwd":"/…"}\n');
   const { argv, cwd } = parsed.data;
+  const started = performance.now();
   response.writeHead(200, { 'content-type': 'application/x-ndjson' });
   const send = (line: HandoffLine) => void response.write(`${JSON.stringify(line)}\n`);
   let code: number;
@@ -43,6 +44,13 @@ async function runHandedCommand(app: Candor, run: RunProgram, request: http.Inco
   }
   send({ exit: code });
   response.end();
+  // The command's name only: its arguments may be a question or an expert's answer (user text stays out of logs).
+  const command = /^[a-z][a-z-]*$/.test(argv[0] ?? '') ? argv[0] : 'unknown';
+  app.log('info', 'ran a command handed over by a CLI beside the server', {
+    command,
+    exit: code,
+    ms: Math.round(performance.now() - started),
+  });
 }
 
 /** The request's JSON body, or undefined (too big, not JSON). */

@@ -55,7 +55,7 @@ describe('CLI commands beside a running server on the embedded store', () => {
         PORT: '0',
         CANDOR_KB: 'handbook',
         CANDOR_EXPERTS: JSON.stringify([{ kb: 'handbook', people: ['cli:dana'] }]),
-        LOG_LEVEL: 'silent',
+        LOG_LEVEL: 'info',
       };
       server = startServe(env, { args: ['serve'] });
       const url = await server.serving(SLOW_MS);
@@ -103,6 +103,23 @@ describe('CLI commands beside a running server on the embedded store', () => {
       const second = await candorInProcess(['serve'], env);
       expect(second.code).toBe(1);
       expect(second.stderr).toContain(`in use by process ${server.child.pid}`);
+
+      // The server logs each handed command by its name, never its arguments (a question, an expert's answer).
+      const handed = server
+        .stderr()
+        .split('\n')
+        .filter((line) => line.includes('ran a command handed over'))
+        .map((line) => JSON.parse(line) as { command: string; exit: number });
+      expect(handed.map(({ command, exit }) => [command, exit])).toEqual(
+        expect.arrayContaining([
+          ['ingest', 0],
+          ['gaps', 0],
+          ['ask', 0],
+          ['kb', 1],
+        ]),
+      );
+      expect(server.stderr()).not.toContain(GYM_ANSWER);
+      expect(server.stderr()).not.toContain('discount on gym');
 
       expect((await stopWith(server, 'SIGTERM')).code).toBe(0);
     },
