@@ -2,13 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { buildCandor, type Candor } from '../../src/app/main.js';
 import { hashUserId } from '../../src/ask/record-interaction.js';
-import { startHttpServer, type RunningServer } from '../../src/channels/http/http-server.js';
+import type { RunningServer } from '../../src/channels/http/http-server.js';
 import { gapsAnswer, gapsDismiss } from '../../src/cli/gaps-commands.js';
 import { kbConfirm, kbFacts, kbRetire } from '../../src/cli/kb-commands.js';
 import { commandHelp } from '../../src/cli/program.js';
 import { formatGaps } from '../../src/cli/report-gaps.js';
-import { createConsoleFactEdits, createConsoleReads } from '../../src/console/console-reads.js';
-import { consoleRoutes } from '../../src/console/pages/console-routes.js';
 import { createFeedbackService } from '../../src/feedback/feedback-service.js';
 import { createExpertDesk } from '../../src/gaps/expert-desk.js';
 import type { ExpertFactView } from '../../src/gaps/expert-facts-list.js';
@@ -17,6 +15,7 @@ import { listFacts } from '../../src/kb/expert-facts.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
 import { candorInProcess } from '../support/cli-in-process.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
+import { startConsole } from '../support/console-server.js';
 import { GAP_SEED, GAP_SEED_ASKS } from '../support/gap-questions.js';
 import { migratedStore } from '../support/migrated-store.js';
 
@@ -168,19 +167,7 @@ describe('closing KB gaps from the CLI, and seeing them in the console', () => {
 
     beforeAll(async () => {
       app = await buildCandor(testConfig({ ...env, CANDOR_CONSOLE_TOKEN: TOKEN }), { telemetry: false });
-      server = await startHttpServer(
-        [
-          consoleRoutes({
-            reads: createConsoleReads(app.store.db, app.indexes, { expertDays: () => 30 }),
-            facts: createConsoleFactEdits(app.store.db),
-            ask: app.ask,
-            settings: app.config.console,
-            defaultKb: 'handbook',
-            maxBodyBytes: 65_536,
-          }),
-        ],
-        { host: '127.0.0.1', port: 0, log: app.log },
-      );
+      server = await startConsole(app, { defaultKb: 'handbook', expertDays: () => 30 });
     });
     afterAll(async () => {
       await server?.stop(500);

@@ -2,15 +2,14 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { buildCandor, type Candor } from '../../src/app/main.js';
-import { startHttpServer, type RunningServer } from '../../src/channels/http/http-server.js';
+import type { RunningServer } from '../../src/channels/http/http-server.js';
 import { gapsAnswer } from '../../src/cli/gaps-commands.js';
 import { kbConfirm, kbRetire } from '../../src/cli/kb-commands.js';
 import { formatGaps, reportGaps } from '../../src/cli/report-gaps.js';
-import { createConsoleFactEdits, createConsoleReads } from '../../src/console/console-reads.js';
-import { consoleRoutes } from '../../src/console/pages/console-routes.js';
 import { kbGapReport, type GapReport } from '../../src/gaps/kb-gaps.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
+import { startConsole } from '../support/console-server.js';
 
 const TOKEN = 'gap-reconfirmation-token-0123456789';
 const DAY = 86_400_000;
@@ -42,19 +41,7 @@ describe('a re-confirmation that falls due reopens the gap', () => {
     gapId = (await kbGapReport(app.store.db, app.indexes, { kb: 'handbook', days: 90 })).groups[0]!.id;
     expect(await gapsAnswer(app, { gapId: String(gapId), text: ANSWER, as: 'dana', json: true }, print)).toBe(0);
     factId = (JSON.parse(out.pop()!) as { factId: number }).factId;
-    server = await startHttpServer(
-      [
-        consoleRoutes({
-          reads: createConsoleReads(app.store.db, app.indexes, { expertDays: () => 30 }),
-          facts: createConsoleFactEdits(app.store.db),
-          ask: app.ask,
-          settings: app.config.console,
-          defaultKb: 'handbook',
-          maxBodyBytes: 65_536,
-        }),
-      ],
-      { host: '127.0.0.1', port: 0, log: app.log },
-    );
+    server = await startConsole(app, { defaultKb: 'handbook', expertDays: () => 30 });
   });
   afterAll(async () => {
     await server?.stop(500);
