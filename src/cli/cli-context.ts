@@ -4,6 +4,7 @@ import { buildCandor, type Candor } from '../app/main.js';
 import { loadConfig, type Config } from '../config.js';
 import { CandorError } from '../kernel/errors.js';
 import { handOffToServer } from './command-handoff-client.js';
+import type { Writer } from './command-handoff-protocol.js';
 
 /**
  * What every command is given: the settings (read when a command first needs
@@ -32,8 +33,6 @@ export interface Cli {
   done(code: number): void;
   readonly exitCode: number;
 }
-
-export type Writer = (text: string) => void;
 
 export interface CliOptions {
   /** The command line as typed: what is handed to a running server that holds the embedded data folder. */

@@ -1,9 +1,7 @@
 import http from 'node:http';
 
 import { lockSocketOf } from '../store/data-dir-lock.js';
-import { HANDOFF_PATH, parseHandoffLine } from './command-handoff-protocol.js';
-
-type Writer = (text: string) => void;
+import { HANDOFF_PATH, parseHandoffLine, type Writer } from './command-handoff-protocol.js';
 
 /**
  * Hands a command line to the server that holds the embedded data folder `dataDir`, over the folder's lock socket

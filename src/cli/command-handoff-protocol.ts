@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** Where text goes: stdout or stderr, as written (help pages, several lines). */
+export type Writer = (text: string) => void;
+
 /** The route on the data folder's lock socket that takes a command line (src/cli/command-handoff-server.ts). */
 export const HANDOFF_PATH = '/candor/command';
 
