@@ -20,6 +20,8 @@ export interface ListedDocument {
 export interface Validators {
   readonly etag: string | null;
   readonly lastModified: string | null;
+  /** The version token the document was listed with last time (a connector may skip a fetch when it is the same). */
+  readonly versionToken?: string | null;
 }
 
 /** The document types a sync reads: those ingest reads. */
@@ -36,6 +38,8 @@ export type FetchOutcome =
       readonly url: string | null;
       readonly validators: Validators;
     }
+  /** A local file, read as `candor ingest` reads it (a .jsonl streamed, whatever its size). */
+  | { readonly kind: 'file'; readonly file: string; readonly validators: Validators }
   /** Not changed since the validators given (HTTP 304). */
   | { readonly kind: 'unchanged'; readonly validators: Validators }
   /** No longer there (HTTP 404 or 410, a deleted file): its facts are retired. */
