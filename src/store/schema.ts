@@ -10,3 +10,4 @@ export * from './schema/gaps.js';
 export * from './schema/interactions.js';
 export * from './schema/knowledge.js';
 export * from './schema/review.js';
+export * from './schema/sources.js';
