@@ -153,7 +153,8 @@ export async function ingestPaths(db: Db, paths: readonly string[], options: Ing
   };
 }
 
-async function activeHashes(db: Db, kb: string): Promise<Map<string, string>> {
+/** The content hash of each active document of a KB, by path. */
+export async function activeHashes(db: Db, kb: string): Promise<Map<string, string>> {
   const rows = await db
     .select({ path: documents.path, hash: documents.contentHash })
     .from(documents)

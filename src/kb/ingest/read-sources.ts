@@ -133,7 +133,19 @@ export async function readSourceDocument(
     const limit = describeLimit('maxFileBytes', limits.maxFileBytes, formatBytes(limits.maxFileBytes));
     return { kind: 'error', type, reason: `${read.size}, larger than ${limit}` };
   }
-  const bytes = read.bytes;
+  return readDocumentBytes(read.bytes, type, { path, file }, limits);
+}
+
+/**
+ * Reads a document's bytes (a file's, or a page fetched by a source sync) into its facts, identified in the KB
+ * by `path`; `file` is where it came from (a file's path, a page's URL). A PDF or .docx is read in a worker thread.
+ */
+export async function readDocumentBytes(
+  bytes: Uint8Array,
+  type: DocumentFormat | BinaryFormat,
+  { path, file }: { path: string; file: string },
+  limits: IngestLimits = DEFAULT_INGEST_LIMITS,
+): Promise<ReadOutcome> {
   const hash = createHash('sha256').update(bytes).digest('hex');
   if (type === 'pdf' || type === 'docx') {
     const parsed = await parseInWorker(bytes, type, limits);

@@ -14,6 +14,8 @@ export interface StoreDocumentsOptions {
   readonly batchSize: number;
   readonly limits: IngestLimits;
   readonly onProgress?: ((message: string) => void) | undefined;
+  /** Paths of documents gone at their source (a sync): retired, with their facts, in the same new version. */
+  readonly retire?: readonly string[] | undefined;
 }
 
 /** What one ingest stored: the KB's version after it, counts, and the documents that could not be stored. */
@@ -26,6 +28,8 @@ export interface StoredDocuments {
   readonly relinkedFacts: number;
   readonly facts: number;
   readonly retiredFacts: number;
+  /** Documents of `retire` that were active and are now retired. */
+  readonly removed: number;
   /** Facts stored per new or changed document. */
   readonly stored: ReadonlyMap<SourceDocument, number>;
   /** Documents that failed while their facts were read again (a .jsonl changed meanwhile), with why: their previous version stays. */
@@ -33,7 +37,8 @@ export interface StoredDocuments {
 }
 
 /**
- * Stores new and changed documents as one new KB version, retiring the facts they replace, and gives
+ * Stores new and changed documents as one new KB version, retiring the facts they replace (and the documents
+ * named in `retire`, gone at their source), and gives
  * unchanged documents whose link changed their new link. One transaction: readers see the previous version
  * until it commits, and a failure leaves the KB as it was. Facts go in batches, a .jsonl's read from the file
  * as they are written, so memory holds a batch, not the file. Each document is stored within a savepoint: one
@@ -60,18 +65,7 @@ async function storeInTransaction(db: Db, docs: readonly SourceDocument[], optio
   return db.transaction(async (transaction) => {
     const tx = transaction as unknown as Db;
     const existing = await lockedKb(tx, options.kb);
-    if (!existing && docs.length === 0)
-      return {
-        version: 0,
-        added: 0,
-        changed: 0,
-        relinked: 0,
-        relinkedFacts: 0,
-        facts: 0,
-        retiredFacts: 0,
-        stored: new Map(),
-        failed: new Map(),
-      };
+    if (!existing && docs.length === 0) return nothingStored();
     const kb = existing ?? (await ensureKb(tx, options.kb));
     const active = await tx
       .select({ id: documents.id, path: documents.path, hash: documents.contentHash, url: documents.url })
@@ -83,11 +77,12 @@ async function storeInTransaction(db: Db, docs: readonly SourceDocument[], optio
       const stored = activeByPath.get(doc.path);
       return stored?.hash === doc.hash && stored.url !== doc.url;
     });
-    const counts = { added: 0, changed: 0, relinked: 0, relinkedFacts: 0, facts: 0, retiredFacts: 0 };
+    const gone = (options.retire ?? []).flatMap((path) => activeByPath.get(path) ?? []);
+    const counts = { added: 0, changed: 0, relinked: 0, relinkedFacts: 0, facts: 0, retiredFacts: 0, removed: 0 };
     const stored = new Map<SourceDocument, number>();
     const failed = new Map<SourceDocument, string>();
     const unchanged = { version: kb.currentVersion, ...counts, stored, failed };
-    if (pending.length === 0 && relinked.length === 0) return unchanged;
+    if (pending.length === 0 && relinked.length === 0 && gone.length === 0) return unchanged;
 
     const version = kb.currentVersion + 1;
     const apart = async <T>(doc: SourceDocument, work: (savepoint: Db) => Promise<T>): Promise<T | undefined> => {
@@ -119,17 +114,27 @@ async function storeInTransaction(db: Db, docs: readonly SourceDocument[], optio
       counts.retiredFacts += done.retired;
       stored.set(doc, done.facts);
     }
-    const touched = [...pending, ...relinked].filter((doc) => !failed.has(doc)).map((doc) => doc.path);
+    for (const doc of gone) {
+      counts.retiredFacts += await retire(tx, doc.id, version);
+      counts.removed += 1;
+    }
+    const touched = [...[...pending, ...relinked].filter((doc) => !failed.has(doc)).map((doc) => doc.path), ...gone.map((doc) => doc.path)];
     if (touched.length === 0) {
       if (!existing) throw new NothingStored({ ...unchanged, ...counts });
       return { ...unchanged, ...counts };
     }
     const relinkNote = counts.relinked > 0 ? `, ${counts.relinked} relinked` : '';
-    const note = `${counts.added} added, ${counts.changed} changed${relinkNote}: ${touched.slice(0, 5).join(', ')}${touched.length > 5 ? ', …' : ''}`;
+    const removedNote = counts.removed > 0 ? `, ${counts.removed} removed` : '';
+    const note = `${counts.added} added, ${counts.changed} changed${relinkNote}${removedNote}: ${touched.slice(0, 5).join(', ')}${touched.length > 5 ? ', …' : ''}`;
     await tx.insert(kbVersions).values({ kbId: kb.id, version, note });
     await tx.update(knowledgeBases).set({ currentVersion: version }).where(eq(knowledgeBases.id, kb.id));
     return { version, ...counts, stored, failed };
   });
+}
+
+function nothingStored(): StoredDocuments {
+  const counts = { added: 0, changed: 0, relinked: 0, relinkedFacts: 0, facts: 0, retiredFacts: 0, removed: 0 };
+  return { version: 0, ...counts, stored: new Map(), failed: new Map() };
 }
 
 /** Retires a replaced document and its active facts in `version` (never deletes them); how many facts it retired. */
