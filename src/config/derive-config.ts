@@ -15,6 +15,13 @@ export function deriveConfig(s: Settings, problems: Problem[]) {
     kb: kbSettings(s),
     /** Per-file limits of `candor ingest` (IngestLimits): pass as `ingestPaths(…, { limits: config.ingest })`. */
     ingest: ingestLimits(s),
+    /** Sources synced into KBs (`candor sources`): how often replicas look for due syncs, the pace and time limit of web requests, and when a document not seen since is stale. */
+    sources: {
+      pollMs: s.CANDOR_SOURCES_POLL_MS,
+      paceMs: s.CANDOR_SOURCES_PACE_MS,
+      timeoutMs: s.CANDOR_SOURCES_TIMEOUT_MS,
+      staleDays: s.CANDOR_SOURCES_STALE_DAYS,
+    },
     http: httpSettings(s),
     ask: askSettings(s),
     gate: gateSettings(s),

@@ -66,6 +66,11 @@ export const SETTINGS_GROUPS: readonly SettingsGroup[] = [
       CANDOR_INGEST_PARSE_TIMEOUT_MS: 'Time (ms) reading one PDF or `.docx` may take.',
       CANDOR_SOURCE_URLS:
         'A JSON object: ingested folder → http(s) base URL, the link of the documents below it that name none themselves, e.g. `{"handbook":"https://intranet.example.com/handbook/"}` ([links to sources](documents.md#links-to-sources)).',
+      CANDOR_SOURCES_POLL_MS: '`serve`: how often each replica looks for sources due a sync (one replica runs each sync).',
+      CANDOR_SOURCES_PACE_MS: 'The least time (ms) between two requests of a source sync to one web host.',
+      CANDOR_SOURCES_TIMEOUT_MS: 'Time (ms) one web request of a source sync may take, the body included.',
+      CANDOR_SOURCES_STALE_DAYS:
+        'A synced document its source has not listed for this many days is shown as stale in the console and in `candor_source_documents{state="stale"}` ([sources](documents.md#sources-that-sync)).',
     },
   },
   {

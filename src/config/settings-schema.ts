@@ -96,6 +96,10 @@ export const settingsSchema = z.object({
   CANDOR_INGEST_PARSE_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(INGEST.parseTimeoutMs),
   // Links for citations: a JSON object of ingested folder → http(s) base URL (src/kb/ingest/source-urls.ts).
   CANDOR_SOURCE_URLS: sourceUrlsSetting.optional(),
+  CANDOR_SOURCES_POLL_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
+  CANDOR_SOURCES_PACE_MS: z.coerce.number().int().min(0).max(60_000).default(250),
+  CANDOR_SOURCES_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+  CANDOR_SOURCES_STALE_DAYS: z.coerce.number().min(0.001).max(3650).default(30),
   // The durable inbox of chat questions.
   CANDOR_INBOX_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
   CANDOR_INBOX_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),

@@ -114,6 +114,10 @@ export const METRIC = {
   deliveriesFailed: 'candor.deliveries.failed',
   reviewBacklog: 'candor.review.backlog',
   labels: 'candor.labels',
+  sourceSyncs: 'candor.source.syncs',
+  sourceLastSuccess: 'candor.source.last_success_timestamp',
+  sourcePeriod: 'candor.source.period',
+  sourceDocuments: 'candor.source.documents',
 } as const;
 
 /**
@@ -125,6 +129,8 @@ export const PROMETHEUS_NAME: Readonly<Record<string, string>> = {
   [METRIC.askDuration]: 'candor.ask.duration_seconds',
   [METRIC.inboxOldestAge]: 'candor.inbox.oldest_age_seconds',
   [METRIC.llmCost]: 'candor.llm.cost_usd',
+  [METRIC.sourceLastSuccess]: 'candor.source.last_success_timestamp_seconds',
+  [METRIC.sourcePeriod]: 'candor.source.period_seconds',
 };
 
 /** Meter and tracer names (the instrumentation scopes). */

@@ -46,6 +46,12 @@ export const instruments = {
       advice: { explicitBucketBoundaries: ASK_SECONDS },
     }),
   ),
+  sourceSyncs: lazy<Counter>(() =>
+    meter().createCounter(METRIC.sourceSyncs, {
+      unit: '{sync}',
+      description: 'Source syncs run, by kb and outcome (changed, unchanged, failed)',
+    }),
+  ),
   feedback: lazy<Counter>(() =>
     meter().createCounter(METRIC.feedback, {
       unit: '{feedback}',
