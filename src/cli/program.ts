@@ -12,6 +12,7 @@ import { registerKb } from './kb-commands.js';
 import { registerReport } from './report-commands.js';
 import { registerReview } from './review-commands.js';
 import { registerServeCommands } from './serve-commands.js';
+import { registerSources } from './sources-commands.js';
 
 /**
  * The command line: one commander program, each command group registered by its
@@ -50,6 +51,7 @@ export function buildProgram(cli: Cli): Command {
   registerReport(program, cli);
   registerGaps(program, cli);
   registerKb(program, cli);
+  registerSources(program, cli);
   program
     .command('version')
     .description('print the version')
