@@ -8,19 +8,23 @@ import { channelsOff, mappedKbs } from '../config/channels-setting.js';
 import { createConsoleGaps } from '../console/console-gaps.js';
 import { createConsoleFactEdits, createConsoleReads } from '../console/console-reads.js';
 import { createConsoleReview } from '../console/console-review.js';
+import { createConsoleSources } from '../console/console-sources.js';
 import { consoleRoutes } from '../console/pages/console-routes.js';
 import { consoleStartLine, signInLinks, type SignInLinks } from '../console/pages/sign-in-link.js';
 import { startExpertDelivery } from '../gaps/expert-delivery.js';
 import { createExpertDesk } from '../gaps/expert-desk.js';
 import type { ExpertDesk } from '../gaps/expert-types.js';
 import { kbStatus } from '../kb/ingest/ingest.js';
+import { startSourceSchedule } from '../kb/sources/source-runner.js';
 import { describeError } from '../kernel/errors.js';
 import { startReviewSchedules } from '../review/review-schedules.js';
 import { startGapMetrics } from '../telemetry/gap-metrics.js';
 import { startOpsMetrics } from '../telemetry/ops-metrics.js';
+import { startSourceMetrics } from '../telemetry/source-metrics.js';
 import { createChatServices } from './chat-services.js';
 import { guardProcess } from './guard-process.js';
 import type { Candor } from './main.js';
+import { sourceRunnerDeps } from './source-sync.js';
 
 /** Something serve started, and how to stop it. */
 type Stop = () => unknown;
@@ -92,6 +96,10 @@ async function start(app: Candor, started: Stop[]): Promise<void> {
   const chatChannels = [...(slack ? ['slack'] : []), ...(teams ? ['teams'] : [])];
   const opsMetrics = startOpsMetrics({ db: app.store.db, log: app.log, channels: chatChannels });
   started.push(() => opsMetrics.stop());
+  const sourceMetrics = startSourceMetrics({ db: app.store.db, log: app.log, staleDays: app.config.sources.staleDays });
+  started.push(() => sourceMetrics.stop());
+  const sourceSyncs = startSourceSchedule(sourceRunnerDeps(app), app.config.sources.pollMs);
+  started.push(() => sourceSyncs.stop());
   const schedules = await startReviewSchedules(app, {
     postPending: async () => (await (slack?.review.postPending() ?? 0)) + (await (teams?.postPendingReviews() ?? 0)),
     postSummary: async (text) => {
@@ -160,6 +168,12 @@ export function httpRoutes(app: Candor, served: readonly string[], links?: SignI
           }),
       }),
       review: createConsoleReview(app.store.db, { reviewers: app.config.review.reviewers, tasks: app.config.review.tasks }),
+      sources: createConsoleSources({
+        db: app.store.db,
+        experts: app.config.experts.kbs,
+        staleDays: app.config.sources.staleDays,
+        pollMs: app.config.sources.pollMs,
+      }),
       ask: app.ask,
       settings: app.config.console,
       defaultKb: app.config.kb.defaultName,

@@ -3,9 +3,10 @@ import type { Command } from 'commander';
 import type { Candor } from '../app/main.js';
 import { sourceRunnerDeps } from '../app/source-sync.js';
 import { formatDuration } from '../core/text/duration.js';
-import { addSource, documentStates, listSources, removeSource, type SourceRow } from '../kb/sources/source-records.js';
+import { addSource, documentStates, listSources, removeSource } from '../kb/sources/source-records.js';
 import { syncSourcesNow } from '../kb/sources/source-runner.js';
 import { parseSourceSpec } from '../kb/sources/source-spec.js';
+import { sourceView, type SourceView } from '../kb/sources/source-view.js';
 import type { SyncResult } from '../kb/sources/sync-source.js';
 import { CandorError } from '../kernel/errors.js';
 import type { Cli, Out } from './cli-context.js';
@@ -88,29 +89,7 @@ export async function sourcesRemove(app: Candor, options: { id: number; json?: b
   return 0;
 }
 
-/** A source as `sources list --json` prints it. */
-export function sourceView(row: SourceRow, states: Record<string, number>, staleDays: number) {
-  return {
-    id: row.id,
-    kb: row.kb,
-    source: row.source,
-    kind: row.kind,
-    every: formatDuration(row.everySeconds),
-    include: row.include,
-    maxPages: row.maxPages,
-    lastSync: row.lastSyncAt?.toISOString() ?? null,
-    lastSuccess: row.lastSuccessAt?.toISOString() ?? null,
-    lastOutcome: row.lastOutcome,
-    lastError: row.lastError,
-    lastDocuments: row.lastCounts,
-    version: row.lastVersion,
-    nextRun: row.nextRunAt.toISOString(),
-    documents: { active: states.active ?? 0, stale: states.stale ?? 0, failed: states.failed ?? 0, gone: states.gone ?? 0 },
-    staleDays,
-  };
-}
-
-function formatSource(view: ReturnType<typeof sourceView>): string {
+function formatSource(view: SourceView): string {
   const last = view.lastSync
     ? `last sync ${view.lastSync.slice(0, 16).replace('T', ' ')} ${view.lastOutcome}` +
       (view.lastDocuments

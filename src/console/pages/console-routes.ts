@@ -5,6 +5,7 @@ import type { ConsoleSettings } from '../../config/console-settings.js';
 import type { ConsoleGaps } from '../console-gaps.js';
 import type { ConsoleFactEdits, ConsoleReads } from '../console-reads.js';
 import type { ConsoleReview } from '../console-review.js';
+import type { ConsoleSources } from '../console-sources.js';
 import { askRoute } from './ask-route.js';
 import { authenticate, presentsCredentials, sameOrigin } from './console-auth.js';
 import type { ConsoleHandler } from './console-context.js';
@@ -21,6 +22,7 @@ import { reviewRoutes } from './review-routes.js';
 import type { SignInLinks } from './sign-in-link.js';
 import { loginRoute, logout, refuse } from './sign-in-routes.js';
 import { signInThrottle } from './sign-in-throttle.js';
+import { sourcesRoutes } from './sources-routes.js';
 
 export interface ConsoleDeps {
   /** The store's reads, as functions (the console holds no database handle). */
@@ -29,6 +31,8 @@ export interface ConsoleDeps {
   readonly facts: ConsoleFactEdits;
   /** Gap pages, and answering or dismissing gaps (the KB's console:NAME experts only); absent: the gaps page is read-only. */
   readonly gaps?: ConsoleGaps | undefined;
+  /** The Sources page and "Sync now" (the KB's owners only); absent: no Sources page. */
+  readonly sources?: ConsoleSources | undefined;
   /** Labelling review samples (configured reviewers only); absent: the review pages are read-only. */
   readonly review?: ConsoleReview | undefined;
   readonly ask: Ask;
@@ -41,9 +45,9 @@ export interface ConsoleDeps {
 }
 
 const PAGES = new Set<string>([...NAV.map((n) => n.path), '/login', '/logout', '/console.css', '/interactions.csv', '/interactions.jsonl']);
-const DETAIL = /^\/(?:interactions\/\d{1,15}|review\/\d{1,9}|gaps\/\d{1,9}(?:\/answer|\/dismiss)?)$/;
+const DETAIL = /^\/(?:interactions\/\d{1,15}|review\/\d{1,9}|gaps\/\d{1,9}(?:\/answer|\/dismiss)?|sources\/\d{1,9}(?:\/sync)?)$/;
 /** Where a signed-in viewer may post a form (each checked for its CSRF token). */
-const POSTABLE = /^\/(?:ask|facts|review\/\d{1,9}|gaps\/\d{1,9}\/(?:answer|dismiss))$/;
+const POSTABLE = /^\/(?:ask|facts|review\/\d{1,9}|gaps\/\d{1,9}\/(?:answer|dismiss)|sources\/\d{1,9}\/sync)$/;
 
 /**
  * The console at `/`: overview, interactions (with exports), KB gaps, expert facts, the review queue with
@@ -104,6 +108,7 @@ function pageHandlers(deps: ConsoleDeps & { now: () => number }): ConsoleHandler
     interactionsRoutes({ reads: deps.reads, traceUrl: deps.settings.traceUrl, now: deps.now, gaps: deps.gaps }),
     reviewRoutes({ reads: deps.reads, review: deps.review }),
     ...(deps.gaps ? [gapRoutes(deps.gaps)] : []),
+    ...(deps.sources ? [sourcesRoutes(deps.sources)] : []),
     async (r) => byPath[r.url.pathname]?.(r) ?? false,
   ];
 }

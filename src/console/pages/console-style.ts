@@ -44,6 +44,8 @@ textarea { width: 100%; min-height: 4.5rem; }
 .gap-actions label { display: flex; flex-direction: column; gap: .2rem; }
 .fact-actions details { flex: 1 1 20rem; } .fact-actions summary { cursor: pointer; color: var(--accent); padding: .35rem 0; }
 button.danger { background: #fff; color: var(--abstain); border-color: var(--abstain); }
+.warn { color: var(--abstain); }
+tr.failed td { background: #fff3ee; }
 .notice { color: var(--answer); background: #eef8f1; border: 1px solid #b9dcc5; padding: .5rem .8rem; border-radius: 4px; }
 label.check { flex-direction: row; align-items: center; gap: .3rem; }
 svg text { font: 11px system-ui, "Liberation Sans", sans-serif; fill: var(--muted); }

@@ -5,6 +5,7 @@ export const NAV = [
   { path: '/interactions', label: 'Interactions' },
   { path: '/gaps', label: 'KB gaps' },
   { path: '/facts', label: 'Expert facts' },
+  { path: '/sources', label: 'Sources' },
   { path: '/review', label: 'Review' },
   { path: '/agreement', label: 'Agreement' },
   { path: '/ask', label: 'Ask' },

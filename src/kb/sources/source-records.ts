@@ -1,4 +1,4 @@
-import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import { asc, eq, lte, sql } from 'drizzle-orm';
 
 import type { Db } from '../../store/open-store.js';
 import { sourceDocuments, sources, type SourceDocumentRow, type SourceRow, type SyncCounts } from '../../store/schema.js';
@@ -120,12 +120,12 @@ export async function documentStates(db: Db, staleBefore: Date): Promise<Map<num
   return out;
 }
 
-/** A source's documents in a state (the console's list of failed or stale pages), newest problem first. */
+/** A source's documents for the console: failing ones first, then gone, then active ones least recently seen first. */
 export async function documentsOf(db: Db, sourceId: number, limit = 200): Promise<SourceDocumentRow[]> {
   return db
     .select()
     .from(sourceDocuments)
-    .where(and(eq(sourceDocuments.sourceId, sourceId)))
-    .orderBy(asc(sourceDocuments.state), asc(sourceDocuments.lastSeenAt))
+    .where(eq(sourceDocuments.sourceId, sourceId))
+    .orderBy(sql`case ${sourceDocuments.state} when 'failed' then 0 when 'gone' then 1 else 2 end`, asc(sourceDocuments.lastSeenAt))
     .limit(limit);
 }
