@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Candor } from '../app/main.js';
 import { sourceRunnerDeps } from '../app/source-sync.js';
 import { formatDuration } from '../core/text/duration.js';
-import { addSource, documentStates, listSources, removeSource } from '../kb/sources/source-records.js';
+import { addSource, documentStates, listSources, removeSource, type NewSource } from '../kb/sources/source-records.js';
 import { syncSourcesNow } from '../kb/sources/source-runner.js';
 import { parseSourceSpec } from '../kb/sources/source-spec.js';
 import { sourceView, type SourceView } from '../kb/sources/source-view.js';
@@ -13,18 +13,8 @@ import type { Cli, Out } from './cli-context.js';
 import { jsonOption, kbOption, wholeNumber } from './cli-options.js';
 import { count } from './format.js';
 
-export interface SourcesAddOptions {
-  readonly source: string;
-  readonly kb: string;
-  readonly every?: string | undefined;
-  readonly include?: string | undefined;
-  readonly maxPages?: number | undefined;
-  readonly json?: boolean | undefined;
-}
-
 /** `candor sources add SOURCE --kb KB`: the source is stored, and synced at once by a running server (or `sources sync`). */
-export async function sourcesAdd(app: Candor, options: SourcesAddOptions, out: Out): Promise<number> {
-  const spec = parseSourceSpec(options);
+export async function sourcesAdd(app: Candor, spec: NewSource, options: { json?: boolean | undefined }, out: Out): Promise<number> {
   const row = await addSource(app.store.db, spec, new Date());
   if (row === null)
     throw new CandorError('conflict', `Knowledge base "${spec.kb}" already has the source ${spec.source}: see candor sources list.`);
@@ -133,10 +123,11 @@ export function registerSources(program: Command, cli: Cli): void {
     .option('--include <glob>', 'only documents whose path matches, e.g. "/policies/**" or "**/*.md"')
     .option('--max-pages <n>', 'documents one sync reads at most (default 10000)', wholeNumber(1, 1_000_000))
     .addOption(jsonOption())
-    .action(async (source: string, opts: Omit<SourcesAddOptions, 'source' | 'kb'> & { kb?: string }) => {
+    .action(async (source: string, opts: { kb?: string; every?: string; include?: string; maxPages?: number; json?: boolean }) => {
       const typed = /^[a-z][a-z0-9+.-]*:\/\//i.test(source) ? source : cli.path(source);
-      const kb = opts.kb ?? cli.settings().kb.defaultName;
-      cli.done(await cli.withApp('sources add', (app) => sourcesAdd(app, { ...opts, source: typed, kb }, cli.print)));
+      // Checked before the store is opened: a mistyped source costs nothing.
+      const spec = parseSourceSpec({ ...opts, source: typed, kb: opts.kb ?? cli.settings().kb.defaultName });
+      cli.done(await cli.withApp('sources add', (app) => sourcesAdd(app, spec, opts, cli.print)));
     });
   sources
     .command('list')
