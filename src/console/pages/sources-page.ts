@@ -49,7 +49,7 @@ function row(view: SourceView, viewer: SourcesViewer): Html {
   const last = view.lastDocuments;
   const docs = view.documents;
   const overdue = view.lastOutcome === 'failed';
-  return html`<tr data-source="${view.id}" ${overdue ? html` class="failed"` : ''}>
+  return html`<tr data-source="${view.id}"${overdue ? html` class="failed"` : ''}>
     <td><a href="/sources/${view.id}">${view.id}</a></td>
     <td>${view.kb}</td>
     <td>${view.kind === 'web' ? html`<a href="${view.source}" rel="noreferrer">${truncate(view.source, 60)}</a>` : truncate(view.source, 60)}</td>
