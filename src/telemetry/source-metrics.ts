@@ -11,7 +11,8 @@ import { cachedRead } from './cached-read.js';
 export const SOURCE_DOCUMENT_STATES = ['active', 'stale', 'failed', 'gone'] as const;
 
 export interface SourceCounts {
-  readonly sources: readonly { kb: string; source: string; everySeconds: number; lastSuccess: Date | null }[];
+  /** `since`: the last sync that did not fail, or when the source was added when none has yet. */
+  readonly sources: readonly { kb: string; source: string; everySeconds: number; since: Date }[];
   readonly documents: readonly { kb: string; state: string; n: number }[];
 }
 
@@ -19,7 +20,12 @@ export interface SourceCounts {
 export async function readSourceCounts(db: Db, staleBefore: Date): Promise<SourceCounts> {
   const [rows, states] = await Promise.all([
     db
-      .select({ kb: sources.kb, source: sources.source, everySeconds: sources.everySeconds, lastSuccess: sources.lastSuccessAt })
+      .select({
+        kb: sources.kb,
+        source: sources.source,
+        everySeconds: sources.everySeconds,
+        since: sql<string>`coalesce(${sources.lastSuccessAt}, ${sources.createdAt})`,
+      })
       .from(sources),
     db.execute(sql`
       select s.kb, case when d.state = 'active' and d.last_seen_at < ${staleBefore.toISOString()}::timestamptz then 'stale' else d.state end
@@ -28,7 +34,7 @@ export async function readSourceCounts(db: Db, staleBefore: Date): Promise<Sourc
       group by 1, 2 order by 1, 2`) as unknown as Promise<{ rows: { kb: string; state: string; n: number }[] }>,
   ]);
   return {
-    sources: rows.map((r) => ({ ...r, lastSuccess: r.lastSuccess === null ? null : new Date(r.lastSuccess) })),
+    sources: rows.map((r) => ({ ...r, since: new Date(r.since) })),
     documents: states.rows.map((r) => ({ kb: r.kb, state: r.state, n: Number(r.n) })),
   };
 }
@@ -36,14 +42,15 @@ export async function readSourceCounts(db: Db, staleBefore: Date): Promise<Sourc
 /**
  * Observable gauges read from the shared store (every replica reports the same numbers: chart them with max):
  * `candor.source.last_success_timestamp` {kb, source} (Prometheus: candor_source_last_success_timestamp_seconds;
- * absent until a source first syncs), `candor.source.period` {kb, source} (its --every, for the alert), and
+ * when the source was added until a sync first succeeds, so that one that never does is alerted on too),
+ * `candor.source.period` {kb, source} (its --every, for the alert), and
  * `candor.source.documents` {kb, state}, every state observed (0 when none) so that a KB's series never vanish.
  */
 export function startSourceMetrics(deps: { db: Db; log: Log; staleDays: number; now?: () => Date; timeoutMs?: number }): { stop(): void } {
   const meter = metrics.getMeter(SCOPE.candor);
   const lastSuccess = meter.createObservableGauge(METRIC.sourceLastSuccess, {
     unit: 's',
-    description: 'When each source last synced without failing (Unix time), by kb and source',
+    description: 'When each source last synced without failing (Unix time; when it was added, until then), by kb and source',
   });
   const period = meter.createObservableGauge(METRIC.sourcePeriod, {
     unit: 's',
@@ -63,7 +70,7 @@ export function startSourceMetrics(deps: { db: Db; log: Log; staleDays: number; 
     if (!counts) return;
     for (const row of counts.sources) {
       result.observe(period, row.everySeconds, { kb: row.kb, source: row.source });
-      if (row.lastSuccess) result.observe(lastSuccess, row.lastSuccess.getTime() / 1000, { kb: row.kb, source: row.source });
+      result.observe(lastSuccess, row.since.getTime() / 1000, { kb: row.kb, source: row.source });
     }
     const kbs = new Set(counts.sources.map((row) => row.kb));
     for (const kb of kbs)
