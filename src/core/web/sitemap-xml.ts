@@ -16,7 +16,10 @@ export interface SitemapEntry {
   readonly lastmod: string | null;
 }
 
-type XmlToken = { readonly kind: 'open' | 'close'; readonly name: string } | { readonly kind: 'text'; readonly text: string };
+type XmlToken =
+  | { readonly kind: 'open' | 'close'; readonly name: string }
+  /** Text from `start` to `end`, CDATA (taken as it is) or not (its references to decode). */
+  | { readonly kind: 'text'; readonly start: number; readonly end: number; readonly cdata: boolean };
 
 /** What the document is, by its root element; null for anything else (an HTML page, a feed, garbage). */
 export function sitemapKind(xml: string): SitemapKind | null {
@@ -38,7 +41,7 @@ export function* sitemapEntries(xml: string): Generator<SitemapEntry> {
   let field: 'loc' | 'lastmod' | null = null;
   for (const token of xmlTokens(xml)) {
     if (token.kind === 'text') {
-      if (entry !== null && field !== null) entry[field] = (entry[field] ?? '') + token.text;
+      if (entry !== null && field !== null) entry[field] = (entry[field] ?? '') + textOf(xml, token);
     } else if (token.kind === 'open' && (token.name === 'url' || token.name === 'sitemap')) {
       entry = { loc: '', lastmod: null };
       depth = 0;
@@ -65,15 +68,15 @@ function* xmlTokens(xml: string): Generator<XmlToken> {
   while (at < xml.length) {
     const lt = xml.indexOf('<', at);
     if (lt === -1) {
-      yield { kind: 'text', text: decodeEntities(xml.slice(at)) };
+      yield { kind: 'text', start: at, end: xml.length, cdata: false };
       return;
     }
-    if (lt > at) yield { kind: 'text', text: decodeEntities(xml.slice(at, lt)) };
+    if (lt > at) yield { kind: 'text', start: at, end: lt, cdata: false };
     if (xml.startsWith('<!--', lt)) {
       at = endOf(xml, '-->', lt + 4);
     } else if (xml.startsWith('<![CDATA[', lt)) {
       const end = xml.indexOf(']]>', lt + 9);
-      yield { kind: 'text', text: xml.slice(lt + 9, end === -1 ? xml.length : end) };
+      yield { kind: 'text', start: lt + 9, end: end === -1 ? xml.length : end, cdata: true };
       at = end === -1 ? xml.length : end + 3;
     } else {
       const gt = xml.indexOf('>', lt + 1);
@@ -92,6 +95,11 @@ function* xmlTokens(xml: string): Generator<XmlToken> {
       }
     }
   }
+}
+
+function textOf(xml: string, token: { start: number; end: number; cdata: boolean }): string {
+  const text = xml.slice(token.start, token.end);
+  return token.cdata ? text : decodeEntities(text);
 }
 
 function endOf(xml: string, marker: string, from: number): number {
