@@ -2,7 +2,7 @@
  * A test of "/"-separated paths against a glob, as shells and .gitignore read one: `*` is any run of characters
  * within a segment, `?` one character of a segment, `**` as a whole segment any number of segments (none too),
  * `{a,b}` either alternative, `[abc]` / `[!abc]` a character of (or not of) a class. Everything else is literal,
- * and the whole path must match. Pure.
+ * and the whole path must match. Never throws: what is not a well-formed class or alternative is literal. Pure.
  */
 export function globMatcher(glob: string): (path: string) => boolean {
   const pattern = new RegExp(`^${globSource(glob)}$`, 'u');
@@ -46,14 +46,29 @@ function globSource(glob: string): string {
       const end = glob.indexOf(']', at + 2);
       const body = glob.slice(at + 1, end);
       const negated = body.startsWith('!') || body.startsWith('^');
-      out += `[${negated ? '^' : ''}${escapeClass(negated ? body.slice(1) : body)}]`;
-      at = end + 1;
+      const charClass = `[${negated ? '^' : ''}${escapeClass(negated ? body.slice(1) : body)}]`;
+      if (validClass(charClass)) {
+        out += charClass;
+        at = end + 1;
+      } else {
+        out += escapeLiteral(char); // "[z-a]" is no class: its "[" is a character like any other
+        at += 1;
+      }
     } else {
       out += escapeLiteral(char);
       at += 1;
     }
   }
   return out;
+}
+
+function validClass(charClass: string): boolean {
+  try {
+    new RegExp(charClass, 'u');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function escapeLiteral(char: string): string {

@@ -36,5 +36,7 @@ describe('globMatcher', () => {
     expect(matches('a.b', 'axb')).toBe(false);
     expect(matches('https://host/docs/*', 'https://host/docs/a')).toBe(true);
     expect(matches('{unclosed', '{unclosed')).toBe(true);
+    expect(matches('[z-a].md', '[z-a].md')).toBe(true);
+    expect(matches('[unclosed', '[unclosed')).toBe(true);
   });
 });

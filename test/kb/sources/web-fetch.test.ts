@@ -90,6 +90,10 @@ describe('web connector: fetching a page', () => {
       reason: `not a document type (content-type image/png) at ${site.origin}/logo.png`,
     });
     expect(await fetchOne('/data')).toMatchObject({ kind: 'failed', reason: expect.stringContaining('content-type application/json') });
+    site.serve('/sitemap', '<urlset/>', { 'content-type': 'application/xml' });
+    expect(await fetchOne('/sitemap')).toMatchObject({
+      reason: expect.stringContaining('a sitemap is read as one when its URL ends in .xml'),
+    });
   });
 });
 
@@ -120,6 +124,9 @@ describe('web connector: redirects', () => {
       const away = await fetchOne('/away');
       expect(away).toMatchObject({ kind: 'failed', reason: expect.stringContaining(`${other.origin}/x is not on the source's site`) });
       expect(other.requests).toHaveLength(0);
+      expect(away).toMatchObject({
+        reason: expect.stringContaining(`if the site moved to ${other.origin}, name that address as the source`),
+      });
     } finally {
       await other.close();
     }

@@ -47,7 +47,8 @@ export async function fetchPage(
   const type = documentTypeOf(contentType, url);
   if (type === null) {
     await discard(response);
-    return { kind: 'failed', reason: `not a document type (content-type ${contentType ?? 'missing'}) at ${url.href}` };
+    const sitemap = /\bxml\b/i.test(contentType ?? '') ? '; a sitemap is read as one when its URL ends in .xml or .xml.gz' : '';
+    return { kind: 'failed', reason: `not a document type (content-type ${contentType ?? 'missing'}) at ${url.href}${sitemap}` };
   }
   const body = await readBody(response, maxFileBytes, got.explain);
   if (!body.ok) return { kind: 'failed', reason: body.reason };

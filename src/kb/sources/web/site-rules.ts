@@ -15,7 +15,12 @@ export interface SiteRules {
 export function siteRules(origin: string, productToken: string, rules: readonly RobotsRule[]): SiteRules {
   return {
     origin,
-    offSite: (url) => (url.origin === origin ? null : `${url.href} is not on the source's site (a source reads only ${origin})`),
+    offSite(url) {
+      if (url.origin === origin) return null;
+      const moved =
+        url.hostname === new URL(origin).hostname ? `; if the site moved to ${url.origin}, name that address as the source` : '';
+      return `${url.href} is not on the source's site (a source reads only ${origin}${moved})`;
+    },
     disallowed(url) {
       if (url.pathname === '/robots.txt') return null;
       const rule = decidingRule(rules, `${url.pathname}${url.search}`);
