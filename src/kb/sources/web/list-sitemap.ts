@@ -41,9 +41,11 @@ export async function listSitemap(listing: SitemapListing, root: URL, signal: Ab
     }
     const sitemap = await readSitemap(listing, next.url, signal);
     read += 1;
-    if (!sitemap.ok && sitemap.gone && next.depth > 0) tally.goneSitemaps.push(sitemap.reason);
-    else if (!sitemap.ok) return { ok: false, reason: sitemap.reason };
-    if (!sitemap.ok) continue;
+    if (!sitemap.ok) {
+      if (!sitemap.gone || next.depth === 0) return { ok: false, reason: sitemap.reason };
+      tally.goneSitemaps.push(sitemap.reason);
+      continue;
+    }
     for (const entry of sitemapEntries(sitemap.xml)) {
       if (sitemap.kind === 'urlset' && documents.length >= maxPages) {
         tally.leftOut += 1; // counted, not looked at: a sitemap of 100,000 URLs costs no more than its text
