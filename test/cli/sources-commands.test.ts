@@ -69,12 +69,12 @@ describe('candor sources', () => {
 
   it('refuses what is not a source, with the reason and nothing stored', async () => {
     const cases: [string[], RegExp][] = [
-      [['ftp://example.com/docs'], /ftp: sources are not read: give an http\(s\) URL/],
+      [['ftp://example.com/docs'], /not an http\(s\) URL: ftp:\/\/example.com\/docs: give an http\(s\) URL/],
       [[files.path('missing')], /There is no folder .*missing/],
       [[files.path('a-file.md')], /is a file: a source is a folder/],
       [[files.path('policies'), '--every', 'soon'], /"soon" is not a duration: write it as 30m, 6h, 1d or 1w/],
       [[files.path('policies'), '--every', '1m'], /synced at most every 5m/],
-      [[files.path('policies'), '--include', '{a,b'], /unclosed "\{"/],
+      [[files.path('policies'), '--include', ' '], /an empty glob matches nothing/],
       [['https://user:secret@intranet.example.com/'], /may not carry a user name or password/],
     ];
     for (const [args, message] of cases) {

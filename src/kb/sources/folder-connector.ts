@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 
-import { globMatcher } from '../../core/text/glob.js';
+import { globMatcher } from '../../core/text/glob-match.js';
 import { listSourceFiles } from '../ingest/read-sources.js';
 import type { Connector, FetchOutcome, ListedDocument, ListOutcome } from './connector.js';
 

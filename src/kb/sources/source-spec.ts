@@ -1,9 +1,9 @@
 import { statSync } from 'node:fs';
 
 import { parseDuration } from '../../core/text/duration.js';
-import { globMatcher } from '../../core/text/glob.js';
 import { CandorError } from '../../kernel/errors.js';
 import type { NewSource } from './source-records.js';
+import { parseWebSource } from './web/web-connector.js';
 
 /** How often a source is synced when --every is not given: daily. */
 export const DEFAULT_EVERY_SECONDS = 86_400;
@@ -30,24 +30,15 @@ export function parseSourceSpec(spec: SourceSpec): NewSource {
   const everySeconds = spec.every === undefined ? DEFAULT_EVERY_SECONDS : checked(() => parseDuration(spec.every as string));
   if (everySeconds < MIN_EVERY_SECONDS)
     throw new CandorError('option_invalid', `--every ${spec.every}: a source is synced at most every 5m`);
-  if (spec.include !== undefined) checked(() => globMatcher(spec.include as string));
+  if (spec.include !== undefined && spec.include.trim() === '')
+    throw new CandorError('option_invalid', '--include: an empty glob matches nothing');
   const common = { kb: spec.kb, everySeconds, include: spec.include ?? null, maxPages: spec.maxPages ?? DEFAULT_MAX_PAGES };
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(spec.source)) {
-    let url: URL;
-    try {
-      url = new URL(spec.source);
-    } catch {
-      throw new CandorError('option_invalid', `"${spec.source}" is not a URL`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-      throw new CandorError(
-        'option_invalid',
-        `${url.protocol} sources are not read: give an http(s) URL of a page or a sitemap.xml, or a folder`,
-      );
-    if (url.username || url.password)
+    if (/^[^/]*\/\/[^/@]*@/.test(spec.source))
       throw new CandorError('option_invalid', 'a source URL may not carry a user name or password (they would be shown in lists and logs)');
-    url.hash = '';
-    return { ...common, kind: 'web', source: url.href };
+    const web = parseWebSource(spec.source);
+    if (!web.ok) throw new CandorError('option_invalid', `${web.reason}: give an http(s) URL of a page or a sitemap.xml, or a folder`);
+    return { ...common, kind: 'web', source: web.source.url.href };
   }
   let folder = false;
   try {
