@@ -189,6 +189,19 @@ describe('web connector: limits and failures', () => {
     expect(await web.fetch(doc, null, signal())).toMatchObject({ kind: 'failed', reason: expect.stringContaining('refused') });
   });
 
+  it('a connection reset before any answer is asked again once; reset twice, the page fails saying so', async () => {
+    let resets = 0;
+    site.route('/flaky.html', (req, res) => {
+      if (resets++ === 0) return void req.socket.destroy(); // as a kept-alive connection the server was closing
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<p>Back again.</p>');
+    });
+    site.route('/broken.html', (req) => void req.socket.destroy());
+    expect(await fetchOne('/flaky.html')).toMatchObject({ kind: 'document', type: 'html' });
+    expect(site.requestsTo('/flaky.html')).toHaveLength(2);
+    expect(await fetchOne('/broken.html')).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/reset|closed the connection/) });
+    expect(site.requestsTo('/broken.html')).toHaveLength(2);
+  });
+
   it('a host name that does not resolve fails with a DNS reason', async () => {
     const web = createWebConnector('http://candor-test.invalid/page', { paceMs: 0, timeoutMs: 10_000 });
     expect(await web.list(signal())).toEqual({ ok: false, reason: expect.stringMatching(/candor-test\.invalid/) });

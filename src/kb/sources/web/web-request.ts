@@ -19,8 +19,9 @@ export type Reply =
 
 /**
  * One GET, redirects not followed (the caller decides where they may go), in the host's turn and within the
- * request timeout, which also bounds reading the body. Never throws: a refused connection, a DNS failure, a
- * reset, a timeout become a reason.
+ * request timeout, which also bounds reading the body. A connection reset before any answer is asked again once
+ * (a kept-alive connection the server was closing). Never throws: a refused connection, a DNS failure, a reset, a
+ * timeout become a reason.
  */
 export async function getOnce(client: WebClient, url: URL, headers: Readonly<Record<string, string>>, signal: AbortSignal): Promise<Reply> {
   if (!(await client.pace.turn(url.host, signal))) return { ok: false, reason: 'cancelled' };
@@ -30,16 +31,26 @@ export async function getOnce(client: WebClient, url: URL, headers: Readonly<Rec
     if (timeout.aborted) return `no complete answer from ${url.host} within ${client.timeoutMs} ms (the request timeout)`;
     return networkFailure(error, url);
   };
-  try {
-    const response = await fetch(url, {
-      headers: { 'user-agent': client.userAgent, ...headers },
-      redirect: 'manual',
-      signal: AbortSignal.any([signal, timeout]),
-    });
-    return { ok: true, response, explain };
-  } catch (error) {
-    return { ok: false, reason: explain(error) };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const response = await fetch(url, {
+        headers: { 'user-agent': client.userAgent, ...headers },
+        redirect: 'manual',
+        signal: AbortSignal.any([signal, timeout]),
+      });
+      return { ok: true, response, explain };
+    } catch (error) {
+      // A kept-alive connection the server closed as it was reused resets before any answer: a GET is asked again, once.
+      if (attempt === 1 && !signal.aborted && !timeout.aborted && RESET.has(errorCode(causeOf(error)) ?? '')) continue;
+      return { ok: false, reason: explain(error) };
+    }
   }
+}
+
+const RESET = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
+function causeOf(error: unknown): unknown {
+  return error instanceof Error && error.cause instanceof Error ? error.cause : error;
 }
 
 /** Lets go of a response whose body is not wanted, so that its connection is freed. */
@@ -62,7 +73,7 @@ const BY_CODE: Readonly<Record<string, (url: URL) => string>> = {
 
 /** A failed fetch in one line: what happened to the connection, from the error's cause (undici's `fetch failed` says nothing). */
 export function networkFailure(error: unknown, url: URL): string {
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  const cause = causeOf(error);
   const code = errorCode(cause);
   const known = code === undefined ? undefined : BY_CODE[code];
   if (known) return known(url);
