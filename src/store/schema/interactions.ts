@@ -27,6 +27,8 @@ export const inbox = pgTable(
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
     /** The posted reply's id (Slack ts, Teams activity id), stored before the row is marked done. */
     postedRef: text('posted_ref'),
+    /** When the latest try began sending a reply (null: no try got that far); a later try looks before sending again. */
+    sendingAt: timestamp('sending_at', { withTimezone: true }),
     lastError: text('last_error'),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
     doneAt: timestamp('done_at', { withTimezone: true }),
