@@ -20,6 +20,11 @@ export interface ClaimedEntry extends InboxEntry {
   readonly attempts: number;
   /** Set when a reply was posted by an earlier try that did not finish. */
   readonly postedRef: string | null;
+  /**
+   * How long ago (at the claim) an earlier try began sending a reply it never saw accepted: it may have
+   * reached the chat service, or be about to. Null when no earlier try got that far.
+   */
+  readonly sendingForMs: number | null;
 }
 
 /** The inbox operations chat channels and their workers call (they never see the database). */
@@ -30,6 +35,8 @@ export interface Inbox {
   claim(channel: string, owner: string, limit: number, leaseMs: number): Promise<ClaimedEntry[]>;
   /** Extends the lease of rows this owner still holds. */
   extend(ids: readonly number[], owner: string, leaseMs: number): Promise<void>;
+  /** Marks that this try is about to send a reply (a try after a crash looks for it before sending again). */
+  sending(id: number): Promise<void>;
   /** Records the posted reply's id, before the row is marked done. */
   posted(id: number, ref: string): Promise<void>;
   done(id: number, owner: string, postedRef: string | null): Promise<void>;
@@ -54,6 +61,12 @@ export function createInbox(store: Pick<Store, 'db'>): Inbox {
         .update(inbox)
         .set({ leaseUntil: sql`now() + (${leaseMs}::int * interval '1 millisecond')` })
         .where(and(inArray(inbox.id, [...ids]), eq(inbox.leaseOwner, owner), eq(inbox.status, 'claimed')));
+    },
+    async sending(id) {
+      await db
+        .update(inbox)
+        .set({ sendingAt: sql`now()` })
+        .where(eq(inbox.id, id));
     },
     async posted(id, ref) {
       await db.update(inbox).set({ postedRef: ref }).where(eq(inbox.id, id));
@@ -126,8 +139,11 @@ async function claimOpenRows(db: Db, channel: string, owner: string, limit: numb
       where channel = ${channel} and (status = 'pending' or (status = 'claimed' and lease_until < now()))
       order by id limit ${limit}
       for update skip locked)
-    returning id, channel, event_id as "eventId", payload, attempts, posted_ref as "postedRef"`)) as unknown as {
+    returning id, channel, event_id as "eventId", payload, attempts, posted_ref as "postedRef",
+      (extract(epoch from now() - sending_at) * 1000)::float8 as "sendingForMs"`)) as unknown as {
     rows: ClaimedEntry[];
   };
-  return result.rows.map((r) => ({ ...r, id: Number(r.id) })).sort((a, b) => a.id - b.id);
+  return result.rows
+    .map((r) => ({ ...r, id: Number(r.id), sendingForMs: r.sendingForMs === null ? null : Math.max(0, Number(r.sendingForMs)) }))
+    .sort((a, b) => a.id - b.id);
 }
