@@ -111,6 +111,7 @@ export const METRIC = {
   inboxPending: 'candor.inbox.pending',
   inboxOldestAge: 'candor.inbox.oldest_age',
   inboxRetries: 'candor.inbox.retries',
+  inboxRateLimitWait: 'candor.inbox.rate_limit_wait',
   deliveriesFailed: 'candor.deliveries.failed',
   reviewBacklog: 'candor.review.backlog',
   labels: 'candor.labels',
@@ -125,6 +126,7 @@ export const PROMETHEUS_NAME: Readonly<Record<string, string>> = {
   [METRIC.askDuration]: 'candor.ask.duration_seconds',
   [METRIC.inboxOldestAge]: 'candor.inbox.oldest_age_seconds',
   [METRIC.llmCost]: 'candor.llm.cost_usd',
+  [METRIC.inboxRateLimitWait]: 'candor.inbox.rate_limit_wait_seconds',
 };
 
 /** Meter and tracer names (the instrumentation scopes). */
