@@ -31,8 +31,11 @@ export interface ClaimedEntry extends InboxEntry {
 export interface Inbox {
   /** Stores an entry; resolves once it is durable: true when new, false when the event was stored before. */
   put(entry: InboxEntry): Promise<boolean>;
-  /** Takes up to `limit` open rows of a channel (new ones, or ones whose lease ran out) under a lease. */
-  claim(channel: string, owner: string, limit: number, leaseMs: number): Promise<ClaimedEntry[]>;
+  /**
+   * Takes up to `limit` open rows of a channel (new ones, or ones whose lease ran out) under a lease; a row an
+   * earlier try began sending less than `settleMs` ago waits (its reply may still be landing). @default settleMs 0
+   */
+  claim(channel: string, owner: string, limit: number, leaseMs: number, settleMs?: number): Promise<ClaimedEntry[]>;
   /** Extends the lease of rows this owner still holds. */
   extend(ids: readonly number[], owner: string, leaseMs: number): Promise<void>;
   /** Marks that this try is about to send a reply (a try after a crash looks for it before sending again). */
@@ -54,7 +57,7 @@ export function createInbox(store: Pick<Store, 'db'>): Inbox {
   const puts = createGroupCommit((entries: readonly InboxEntry[]) => insertEntries(db, entries), { maxBatch: 500 });
   return {
     put: (entry) => puts.submit(entry),
-    claim: (channel, owner, limit, leaseMs) => claimOpenRows(db, channel, owner, limit, leaseMs),
+    claim: (channel, owner, limit, leaseMs, settleMs = 0) => claimOpenRows(db, channel, owner, { limit, leaseMs, settleMs }),
     async extend(ids, owner, leaseMs) {
       if (ids.length === 0) return;
       await db
@@ -129,7 +132,12 @@ async function insertEntries(db: Db, entries: readonly InboxEntry[]): Promise<bo
 }
 
 /** Takes up to `limit` open rows of a channel under a lease, oldest first; `skip locked` keeps two workers apart. */
-async function claimOpenRows(db: Db, channel: string, owner: string, limit: number, leaseMs: number): Promise<ClaimedEntry[]> {
+async function claimOpenRows(
+  db: Db,
+  channel: string,
+  owner: string,
+  { limit, leaseMs, settleMs }: { limit: number; leaseMs: number; settleMs: number },
+): Promise<ClaimedEntry[]> {
   if (limit <= 0) return [];
   const result = (await db.execute(sql`
     update ${inbox} set status = 'claimed', lease_owner = ${owner},
@@ -137,6 +145,7 @@ async function claimOpenRows(db: Db, channel: string, owner: string, limit: numb
     where id in (
       select id from ${inbox}
       where channel = ${channel} and (status = 'pending' or (status = 'claimed' and lease_until < now()))
+        and (sending_at is null or sending_at <= now() - (${settleMs}::int * interval '1 millisecond'))
       order by id limit ${limit}
       for update skip locked)
     returning id, channel, event_id as "eventId", payload, attempts, posted_ref as "postedRef",
