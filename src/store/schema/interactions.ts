@@ -27,8 +27,11 @@ export const inbox = pgTable(
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
     /** The posted reply's id (Slack ts, Teams activity id), stored before the row is marked done. */
     postedRef: text('posted_ref'),
-    /** When the latest try began sending a reply (null: no try got that far); a later try looks before sending again. */
-    sendingAt: timestamp('sending_at', { withTimezone: true }),
+    /**
+     * Until when a reply a try sent may still land (null: no try sent one): the row is not taken again before
+     * then, and the try that takes it looks for the reply before sending it again.
+     */
+    sendingUntil: timestamp('sending_until', { withTimezone: true }),
     lastError: text('last_error'),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
     doneAt: timestamp('done_at', { withTimezone: true }),

@@ -1,1 +1,0 @@
-ALTER TABLE "inbox" ADD COLUMN "sending_at" timestamp with time zone;
