@@ -21,10 +21,10 @@ export interface ClaimedEntry extends InboxEntry {
   /** Set when a reply was posted by an earlier try that did not finish. */
   readonly postedRef: string | null;
   /**
-   * How long ago (at the claim) an earlier try began sending a reply it never saw accepted: it may have
-   * reached the chat service, or be about to. Null when no earlier try got that far.
+   * An earlier try sent a reply it may not have seen accepted: it may be in the conversation (the row is
+   * claimed only once it would have landed). False when no earlier try sent one.
    */
-  readonly sendingForMs: number | null;
+  readonly maybeSent: boolean;
 }
 
 /** The inbox operations chat channels and their workers call (they never see the database). */
@@ -32,14 +32,17 @@ export interface Inbox {
   /** Stores an entry; resolves once it is durable: true when new, false when the event was stored before. */
   put(entry: InboxEntry): Promise<boolean>;
   /**
-   * Takes up to `limit` open rows of a channel (new ones, or ones whose lease ran out) under a lease; a row an
-   * earlier try began sending less than `settleMs` ago waits (its reply may still be landing). @default settleMs 0
+   * Takes up to `limit` open rows of a channel (new ones, or ones whose lease ran out) under a lease; a row whose
+   * reply may still be landing (see `sending`) waits until it would have.
    */
-  claim(channel: string, owner: string, limit: number, leaseMs: number, settleMs?: number): Promise<ClaimedEntry[]>;
+  claim(channel: string, owner: string, limit: number, leaseMs: number): Promise<ClaimedEntry[]>;
   /** Extends the lease of rows this owner still holds. */
   extend(ids: readonly number[], owner: string, leaseMs: number): Promise<void>;
-  /** Marks that this try is about to send a reply (a try after a crash looks for it before sending again). */
-  sending(id: number): Promise<void>;
+  /**
+   * Marks that this try sends a reply that may land up to `landsWithinMs` from now (0: whatever was sent has
+   * landed or never will): the row is not taken again before then, and the try that takes it looks first.
+   */
+  sending(id: number, landsWithinMs: number): Promise<void>;
   /** Records the posted reply's id, before the row is marked done. */
   posted(id: number, ref: string): Promise<void>;
   done(id: number, owner: string, postedRef: string | null): Promise<void>;
@@ -57,7 +60,7 @@ export function createInbox(store: Pick<Store, 'db'>): Inbox {
   const puts = createGroupCommit((entries: readonly InboxEntry[]) => insertEntries(db, entries), { maxBatch: 500 });
   return {
     put: (entry) => puts.submit(entry),
-    claim: (channel, owner, limit, leaseMs, settleMs = 0) => claimOpenRows(db, channel, owner, { limit, leaseMs, settleMs }),
+    claim: (channel, owner, limit, leaseMs) => claimOpenRows(db, channel, owner, limit, leaseMs),
     async extend(ids, owner, leaseMs) {
       if (ids.length === 0) return;
       await db
@@ -65,10 +68,10 @@ export function createInbox(store: Pick<Store, 'db'>): Inbox {
         .set({ leaseUntil: sql`now() + (${leaseMs}::int * interval '1 millisecond')` })
         .where(and(inArray(inbox.id, [...ids]), eq(inbox.leaseOwner, owner), eq(inbox.status, 'claimed')));
     },
-    async sending(id) {
+    async sending(id, landsWithinMs) {
       await db
         .update(inbox)
-        .set({ sendingAt: sql`now()` })
+        .set({ sendingUntil: sql`now() + (${Math.max(0, Math.round(landsWithinMs))}::int * interval '1 millisecond')` })
         .where(eq(inbox.id, id));
     },
     async posted(id, ref) {
@@ -132,12 +135,7 @@ async function insertEntries(db: Db, entries: readonly InboxEntry[]): Promise<bo
 }
 
 /** Takes up to `limit` open rows of a channel under a lease, oldest first; `skip locked` keeps two workers apart. */
-async function claimOpenRows(
-  db: Db,
-  channel: string,
-  owner: string,
-  { limit, leaseMs, settleMs }: { limit: number; leaseMs: number; settleMs: number },
-): Promise<ClaimedEntry[]> {
+async function claimOpenRows(db: Db, channel: string, owner: string, limit: number, leaseMs: number): Promise<ClaimedEntry[]> {
   if (limit <= 0) return [];
   const result = (await db.execute(sql`
     update ${inbox} set status = 'claimed', lease_owner = ${owner},
@@ -145,14 +143,12 @@ async function claimOpenRows(
     where id in (
       select id from ${inbox}
       where channel = ${channel} and (status = 'pending' or (status = 'claimed' and lease_until < now()))
-        and (sending_at is null or sending_at <= now() - (${settleMs}::int * interval '1 millisecond'))
+        and (sending_until is null or sending_until <= now())
       order by id limit ${limit}
       for update skip locked)
     returning id, channel, event_id as "eventId", payload, attempts, posted_ref as "postedRef",
-      (extract(epoch from now() - sending_at) * 1000)::float8 as "sendingForMs"`)) as unknown as {
+      sending_until is not null as "maybeSent"`)) as unknown as {
     rows: ClaimedEntry[];
   };
-  return result.rows
-    .map((r) => ({ ...r, id: Number(r.id), sendingForMs: r.sendingForMs === null ? null : Math.max(0, Number(r.sendingForMs)) }))
-    .sort((a, b) => a.id - b.id);
+  return result.rows.map((r) => ({ ...r, id: Number(r.id), maybeSent: r.maybeSent === true })).sort((a, b) => a.id - b.id);
 }

@@ -14,8 +14,6 @@ export interface InboxWorkerOptions {
   readonly leaseMs?: number;
   /** How often to look for rows another replica stored or a dead worker left. @default 1000 */
   readonly pollMs?: number;
-  /** A row an earlier try began sending less than this long ago is left until then (see Inbox.claim). @default 0 */
-  readonly settleMs?: number;
   /** Tries before a row is given up (the last try tells the person). @default 5 */
   readonly maxAttempts?: number;
   /**
@@ -80,7 +78,7 @@ export function startInboxWorker(inbox: Inbox, options: InboxWorkerOptions): Inb
     if (stopping || free <= 0 || hold.holding()) return 'stop';
     let claimed: ClaimedEntry[];
     try {
-      claimed = await inbox.claim(options.channel, owner, free, leaseMs, options.settleMs ?? 0);
+      claimed = await inbox.claim(options.channel, owner, free, leaseMs);
     } catch (error) {
       options.log('warn', 'inbox: could not claim questions', { channel: options.channel, error: describeError(error) });
       return 'stop';

@@ -36,7 +36,7 @@ export function answerSlackEntry(
   return (entry, { final }) => {
     const q = slackEntry(entry);
     if (entry.postedRef !== null) return Promise.resolve(entry.postedRef);
-    const once = { sending: () => host.inbox.sending(entry.id), sendingForMs: entry.sendingForMs, settleMs, gate, waited };
+    const once = { sending: (ms: number) => host.inbox.sending(entry.id, ms), maybeSent: entry.maybeSent, settleMs, gate, waited };
     return withTraceFrom(q.trace, () =>
       answerOrGiveUp(
         deps,

@@ -48,13 +48,14 @@ export async function deliverSlackReply(
   if (delivery.kind === 'thread') return postReplyOnce(clients.poster, clients.reader, target, reply, options);
   const client = clients.reader;
   const messages = renderSlackReply(reply, options.buttons);
-  if (options.once.sendingForMs !== null) {
+  if (options.once.maybeSent) {
     options.log('info', 'slack: sending again a reply that cannot be looked up (an earlier try may have sent it)', {
       eventId: target.eventId,
       delivery: delivery.kind,
     });
   }
-  await options.once.sending();
+  // Nothing to wait for before a retry: it cannot look, so it sends again at once.
+  await options.once.sending(0);
   if (delivery.kind === 'ephemeral') {
     let user: string;
     try {

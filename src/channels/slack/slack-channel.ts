@@ -87,8 +87,6 @@ export async function startSlackChannel(host: ChatServices, options: SlackChanne
     channel: 'slack',
     concurrency: options.answerConcurrency ?? inboxSettings.concurrency,
     leaseMs: inboxSettings.leaseMs,
-    // A reply being sent when a process died is looked for once Slack had time to accept it: the row waits till then.
-    settleMs: settings.sendSettleMs,
     pollMs: inboxSettings.pollMs,
     maxAttempts: inboxSettings.maxAttempts,
     recoverFirst: host.soleWriter,

@@ -19,11 +19,11 @@ export interface SlackTarget {
 
 /** What keeps a reply from showing twice: the inbox's sending mark, the settle window, the rate-limit gate. */
 export interface SendOnce {
-  /** Marks, in the inbox, that a send is about to go (before every chat.postMessage). */
-  readonly sending: () => Promise<void>;
-  /** How long ago an earlier try began a send it never saw answered (the inbox's sendingForMs); null: none did. */
-  readonly sendingForMs: number | null;
-  /** How long after a send left unanswered the conversation is looked at, before sending again. */
+  /** Marks, in the inbox, that what was sent may land up to `landsWithinMs` from now (0: it has, or never will). */
+  readonly sending: (landsWithinMs: number) => Promise<void>;
+  /** An earlier try sent a reply that may be in the conversation (the inbox's maybeSent): look first. */
+  readonly maybeSent: boolean;
+  /** How long Slack may take to accept a send left unanswered; the conversation is looked at after that. */
   readonly settleMs: number;
   /** chat.postMessage's gate: closed by every 429 for its Retry-After. */
   readonly gate: RateGate;
@@ -62,7 +62,8 @@ export async function postReplyOnce(
   const { once, log } = options;
   const messages = renderSlackReply(reply, options.buttons);
   const posted = new Map<number, string>();
-  let lookAt = once.sendingForMs === null ? null : Date.now() - once.sendingForMs + once.settleMs;
+  // The inbox hands a row over only once what an earlier try sent would have landed: look at once.
+  let lookAt = once.maybeSent ? Date.now() : null;
   let failures = 0;
   let limited = 0;
   for (let part = 0; part < messages.length; part = nextPart(posted, messages.length)) {
@@ -76,12 +77,13 @@ export async function postReplyOnce(
     }
     const waited = await once.gate.pass();
     if (waited > 0) once.waited?.(waited);
-    await once.sending();
+    await once.sending(once.settleMs);
     const sentAt = Date.now();
     const outcome = await sendOutcome(() => poster.chat.postMessage(message(target, messages[part]!, part)));
     if (outcome.kind === 'posted') posted.set(part, outcome.ts);
     else if (outcome.kind === 'rate_limited') {
       once.gate.closeFor(outcome.retryAfterMs);
+      await once.sending(0);
       log('info', 'slack: rate limited; the reply waits as Slack said', { eventId: target.eventId, retryAfterMs: outcome.retryAfterMs });
       if (++limited > MAX_RATE_LIMITED) throw new Error(`slack: reply still rate-limited after ${MAX_RATE_LIMITED} tries`);
     } else if (outcome.kind === 'refused') {
@@ -94,6 +96,8 @@ export async function postReplyOnce(
       return posted.get(0) ?? null;
     } else {
       // It may have been posted: look before sending again, at once when Slack answered, else once it had time to.
+      // Slack answered: whatever it did is visible now (a try after a crash need not wait).
+      if (outcome.answered) await once.sending(0);
       if (++failures > (options.retries ?? 3)) throw new Error(`slack: reply not delivered yet (${outcome.code})`);
       await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** failures));
       lookAt = outcome.answered ? Date.now() : sentAt + once.settleMs;

@@ -112,7 +112,7 @@ function memoryInbox(pending: number): Inbox & { claims: number[] } {
     payload: {},
     attempts: 1,
     postedRef: null,
-    sendingForMs: null,
+    maybeSent: false,
   }));
   const claims: number[] = [];
   return {
