@@ -16,6 +16,7 @@ import { createExpertDesk } from '../gaps/expert-desk.js';
 import type { ExpertDesk } from '../gaps/expert-types.js';
 import { kbStatus } from '../kb/ingest/ingest.js';
 import { startSourceSchedule } from '../kb/sources/source-runner.js';
+import { captureConsole } from '../kernel/console-capture.js';
 import { describeError } from '../kernel/errors.js';
 import { startReviewSchedules } from '../review/review-schedules.js';
 import { startGapMetrics } from '../telemetry/gap-metrics.js';
@@ -65,6 +66,8 @@ export async function serve(app: Candor): Promise<void> {
 }
 
 async function start(app: Candor, started: Stop[]): Promise<void> {
+  // What libraries print (the Bot Framework does, over several lines) becomes one JSON line of ours.
+  started.push(captureConsole(app.log));
   // Indexes are built off the request path from now on, starting with every KB the channels name.
   const served = mappedKbs(app.config.channels, app.config.kb.defaultName);
   app.indexes.serveWhileBuilding({ maxWaitMs: app.config.kb.indexWaitMs });

@@ -34,6 +34,8 @@ export function slackSettings(s: Settings, problems: Problem[]) {
     /** Set: Socket Mode; absent: HTTP events at /slack/events. */
     appToken: s.SLACK_APP_TOKEN,
     apiUrl: s.SLACK_API_URL,
+    /** How long after a send cut short by a crash (or a timeout) the conversation is looked at before sending again. */
+    sendSettleMs: s.SLACK_SEND_SETTLE_MS,
   };
 }
 

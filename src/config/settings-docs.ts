@@ -147,6 +147,8 @@ export const SETTINGS_GROUPS: readonly SettingsGroup[] = [
       SLACK_APP_TOKEN:
         'An app-level token (`xapp-…`, scope `connections:write`): Socket Mode instead of HTTP events, no public URL needed.',
       SLACK_API_URL: 'A Slack-compatible Web API (tests point it at a local fake).',
+      SLACK_SEND_SETTLE_MS:
+        'How long after a reply was sent with no answer from Slack (the process died, the connection dropped) Candor looks for it in the conversation before sending it again. A reply Slack takes longer than this to accept may show twice ([once, as a person sees it](slack.md#each-reply-once)).',
     },
   },
   {

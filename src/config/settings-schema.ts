@@ -80,6 +80,9 @@ export const settingsSchema = z.object({
     .regex(/^xapp-/, 'expected an app-level token (xapp-…)')
     .optional(),
   SLACK_API_URL: z.url().default('https://slack.com/api/'),
+  // A reply sent when the process died is looked for in the conversation this long after it was sent, then sent
+  // again only if absent: a reply Slack takes longer than this to accept may show twice.
+  SLACK_SEND_SETTLE_MS: z.coerce.number().int().min(0).max(600_000).default(15_000),
   // Teams: on when MICROSOFT_APP_ID is set, or anonymously (development only) with CANDOR_TEAMS_ALLOW_ANONYMOUS.
   MICROSOFT_APP_ID: z.string().min(1).optional(),
   MICROSOFT_APP_PASSWORD: z.string().min(1).optional(),

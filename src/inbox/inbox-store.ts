@@ -20,16 +20,29 @@ export interface ClaimedEntry extends InboxEntry {
   readonly attempts: number;
   /** Set when a reply was posted by an earlier try that did not finish. */
   readonly postedRef: string | null;
+  /**
+   * An earlier try sent a reply it may not have seen accepted: it may be in the conversation (the row is
+   * claimed only once it would have landed). False when no earlier try sent one.
+   */
+  readonly maybeSent: boolean;
 }
 
 /** The inbox operations chat channels and their workers call (they never see the database). */
 export interface Inbox {
   /** Stores an entry; resolves once it is durable: true when new, false when the event was stored before. */
   put(entry: InboxEntry): Promise<boolean>;
-  /** Takes up to `limit` open rows of a channel (new ones, or ones whose lease ran out) under a lease. */
+  /**
+   * Takes up to `limit` open rows of a channel (new ones, or ones whose lease ran out) under a lease; a row whose
+   * reply may still be landing (see `sending`) waits until it would have.
+   */
   claim(channel: string, owner: string, limit: number, leaseMs: number): Promise<ClaimedEntry[]>;
   /** Extends the lease of rows this owner still holds. */
   extend(ids: readonly number[], owner: string, leaseMs: number): Promise<void>;
+  /**
+   * Marks that this try sends a reply that may land up to `landsWithinMs` from now (0: whatever was sent has
+   * landed or never will): the row is not taken again before then, and the try that takes it looks first.
+   */
+  sending(id: number, landsWithinMs: number): Promise<void>;
   /** Records the posted reply's id, before the row is marked done. */
   posted(id: number, ref: string): Promise<void>;
   done(id: number, owner: string, postedRef: string | null): Promise<void>;
@@ -54,6 +67,12 @@ export function createInbox(store: Pick<Store, 'db'>): Inbox {
         .update(inbox)
         .set({ leaseUntil: sql`now() + (${leaseMs}::int * interval '1 millisecond')` })
         .where(and(inArray(inbox.id, [...ids]), eq(inbox.leaseOwner, owner), eq(inbox.status, 'claimed')));
+    },
+    async sending(id, landsWithinMs) {
+      await db
+        .update(inbox)
+        .set({ sendingUntil: sql`now() + (${Math.max(0, Math.round(landsWithinMs))}::int * interval '1 millisecond')` })
+        .where(eq(inbox.id, id));
     },
     async posted(id, ref) {
       await db.update(inbox).set({ postedRef: ref }).where(eq(inbox.id, id));
@@ -124,10 +143,12 @@ async function claimOpenRows(db: Db, channel: string, owner: string, limit: numb
     where id in (
       select id from ${inbox}
       where channel = ${channel} and (status = 'pending' or (status = 'claimed' and lease_until < now()))
+        and (sending_until is null or sending_until <= now())
       order by id limit ${limit}
       for update skip locked)
-    returning id, channel, event_id as "eventId", payload, attempts, posted_ref as "postedRef"`)) as unknown as {
+    returning id, channel, event_id as "eventId", payload, attempts, posted_ref as "postedRef",
+      sending_until is not null as "maybeSent"`)) as unknown as {
     rows: ClaimedEntry[];
   };
-  return result.rows.map((r) => ({ ...r, id: Number(r.id) })).sort((a, b) => a.id - b.id);
+  return result.rows.map((r) => ({ ...r, id: Number(r.id), maybeSent: r.maybeSent === true })).sort((a, b) => a.id - b.id);
 }

@@ -124,3 +124,40 @@ function errorField(value: unknown): unknown {
     .map((line) => line.trim());
   return { type, message: describeError(value), ...(typeof code === 'string' ? { code } : {}), stack: frames.join('\n') };
 }
+
+/** The longest a library's log text may run in one line of ours, and the longest unbroken run (a key, a token) in it. */
+const FOREIGN_LINE_MAX = 300;
+const FOREIGN_RUN_MAX = 32;
+/** A TypeError that quotes the value it was given (`… in <the whole payload>`): the value keeps this much. */
+const QUOTED_VALUE = /(Cannot use 'in' operator to search for '[^']{0,64}' in )(.*)$/s;
+const QUOTED_MAX = 16;
+
+/**
+ * What a library (Bolt, the Bot Framework) logged, as one short line for a message of ours: errors as describeError
+ * words them, other objects by their kind only (they may hold what people typed, tokens or keys), line breaks
+ * folded, a value quoted whole in an error message and any long run (a key, a payload) cut to a prefix with its
+ * length, and the whole cut to a few hundred characters.
+ */
+export function foreignText(parts: readonly unknown[]): string {
+  const text = parts
+    .map(foreignPart)
+    .filter((p) => p !== '')
+    .join(' ')
+    .replace(QUOTED_VALUE, (_all, head: string, value: string) => `${head}${cut(value, QUOTED_MAX)}`)
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(new RegExp(`\\S{${FOREIGN_RUN_MAX + 1},}`, 'g'), (run) => cut(run, FOREIGN_RUN_MAX));
+  return cut(text, FOREIGN_LINE_MAX);
+}
+
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…(${text.length} chars)`;
+}
+
+function foreignPart(part: unknown): string {
+  if (typeof part === 'string') return part;
+  if (typeof part === 'number' || typeof part === 'boolean' || typeof part === 'bigint') return String(part);
+  if (part instanceof Error) return `${part.name}: ${describeError(part)}`;
+  if (part === null || part === undefined) return '';
+  return `[${(part as object).constructor?.name ?? 'object'}]`;
+}

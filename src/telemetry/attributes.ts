@@ -111,6 +111,7 @@ export const METRIC = {
   inboxPending: 'candor.inbox.pending',
   inboxOldestAge: 'candor.inbox.oldest_age',
   inboxRetries: 'candor.inbox.retries',
+  inboxRateLimitWait: 'candor.inbox.rate_limit_wait',
   deliveriesFailed: 'candor.deliveries.failed',
   reviewBacklog: 'candor.review.backlog',
   labels: 'candor.labels',
@@ -131,6 +132,7 @@ export const PROMETHEUS_NAME: Readonly<Record<string, string>> = {
   [METRIC.llmCost]: 'candor.llm.cost_usd',
   [METRIC.sourceLastSuccess]: 'candor.source.last_success_timestamp_seconds',
   [METRIC.sourcePeriod]: 'candor.source.period_seconds',
+  [METRIC.inboxRateLimitWait]: 'candor.inbox.rate_limit_wait_seconds',
 };
 
 /** Meter and tracer names (the instrumentation scopes). */

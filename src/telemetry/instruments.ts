@@ -89,6 +89,12 @@ export const instruments = {
       description: 'Chat questions tried again (after a failed try or a lost lease), by channel',
     }),
   ),
+  inboxRateLimitWait: lazy<Counter>(() =>
+    meter().createCounter(METRIC.inboxRateLimitWait, {
+      unit: 's',
+      description: "Time chat replies waited on the chat service's rate limits (its Retry-After), by channel",
+    }),
+  ),
   tokenUsage: lazy<Histogram>(() =>
     meter().createHistogram(METRIC.tokenUsage, {
       unit: '{token}',

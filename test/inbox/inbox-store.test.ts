@@ -72,6 +72,20 @@ for (const driver of DRIVERS) {
       expect((await rows(ch))[0]).toMatchObject({ status: 'done', lease_owner: null, posted_ref: 'ts-1' });
     });
 
+    it('leaves a row whose reply may still be landing until it would have, then hands it over as maybe sent', async () => {
+      const ch = `${driver}-sending`;
+      await put('sent', ch);
+      const [first] = await inbox().claim(ch, 'dead-worker', 1, 200);
+      expect(first!.maybeSent).toBe(false);
+      await inbox().sending(first!.id, 60_000);
+      await sleep(300);
+      // The lease ran out, but the reply may still be landing: not yet.
+      expect(await inbox().claim(ch, 'live', 1, 60_000)).toEqual([]);
+      await inbox().sending(first!.id, 0);
+      const [again] = await inbox().claim(ch, 'live', 1, 60_000);
+      expect(again).toMatchObject({ id: first!.id, attempts: 2, maybeSent: true });
+    });
+
     it('extends a held lease, retries a failed try after its backoff, gives up on the last', async () => {
       const ch = `${driver}-fail`;
       await put('flaky', ch);

@@ -1,24 +1,19 @@
 import { LogLevel, type Logger } from '@slack/bolt';
 
-import { describeError } from '../../kernel/errors.js';
-import type { Log } from '../../kernel/log.js';
+import { foreignText, type Log } from '../../kernel/log.js';
 
 /**
- * Bolt's Logger over Candor's JSON log. Bolt's debug output (request bodies,
- * message text) is dropped: user text stays out of logs. Objects other than
- * errors are left out for the same reason.
+ * Bolt's Logger (and the Web API client's) over Candor's JSON log: one line per call, its text made short by
+ * foreignText (an error message echoing a signed payload keeps only a prefix of it). Bolt's debug output (request
+ * bodies, message text) is dropped: user text stays out of logs.
  */
 export function boltLogger(log: Log): Logger {
   let level = LogLevel.INFO;
-  const line = (parts: unknown[]) =>
-    parts
-      .flatMap((p) => (typeof p === 'string' || typeof p === 'number' ? [String(p)] : p instanceof Error ? [describeError(p)] : []))
-      .join(' ');
   return {
     debug: () => undefined,
-    info: (...parts: unknown[]) => log('info', `slack: ${line(parts)}`),
-    warn: (...parts: unknown[]) => log('warn', `slack: ${line(parts)}`),
-    error: (...parts: unknown[]) => log('error', `slack: ${line(parts)}`),
+    info: (...parts: unknown[]) => log('info', `slack: ${foreignText(parts)}`),
+    warn: (...parts: unknown[]) => log('warn', `slack: ${foreignText(parts)}`),
+    error: (...parts: unknown[]) => log('error', `slack: ${foreignText(parts)}`),
     setLevel: (next: LogLevel) => {
       level = next;
     },

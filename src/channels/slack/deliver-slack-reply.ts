@@ -5,13 +5,15 @@ import type { Reply } from '../chat/chat-message.js';
 import { openUserId } from '../chat/sealed-user.js';
 import { renderSlackReply } from './render-slack-reply.js';
 import type { ReplyButtons } from './reply-actions.js';
-import { postReplyOnce, type SlackTarget } from './slack-delivery.js';
+import { postReplyOnce, type SendOnce, type SlackTarget } from './slack-delivery.js';
 import type { SlackDelivery } from './slack-inbox.js';
 import { describeSlackError } from './working-reaction.js';
 
 export interface DeliveryOptions {
   readonly delivery: SlackDelivery;
-  readonly retry: boolean;
+  readonly once: SendOnce;
+  /** Sends failing without a 429 tried again in this try. @default 3 */
+  readonly retries?: number | undefined;
   readonly log: Log;
   readonly buttons?: ReplyButtons | undefined;
   /** Opens the sealed asker of an ephemeral reply. */
@@ -21,24 +23,39 @@ export interface DeliveryOptions {
   readonly fetch?: typeof fetch;
 }
 
+/** The Web API clients a delivery uses: `poster` without retries of its own (postReplyOnce retries), `reader` with. */
+export interface SlackClients {
+  readonly poster: webApi.WebClient;
+  readonly reader: webApi.WebClient;
+}
+
 /**
  * Delivers a reply the way the question asked for it: in the thread (once per
  * event, see postReplyOnce), ephemerally to the asker in the channel
  * (chat.postEphemeral), or to a slash command's response URL (only the asker
  * sees it). Returns a reference to what was posted; null when Slack refused it
  * for good; throws when a later try may work. Ephemeral messages cannot be
- * looked up afterwards, so a crash between posting one and recording it may
- * post it twice.
+ * looked up afterwards, so one sent when the process died (between the send
+ * and the inbox hearing of it) is sent again: the asker may see it twice.
  */
 export async function deliverSlackReply(
-  client: webApi.WebClient,
+  clients: SlackClients,
   target: SlackTarget,
   reply: Reply,
   options: DeliveryOptions,
 ): Promise<string | null> {
   const { delivery } = options;
-  if (delivery.kind === 'thread') return postReplyOnce(client, target, reply, options);
+  if (delivery.kind === 'thread') return postReplyOnce(clients.poster, clients.reader, target, reply, options);
+  const client = clients.reader;
   const messages = renderSlackReply(reply, options.buttons);
+  if (options.once.maybeSent) {
+    options.log('info', 'slack: sending again a reply that cannot be looked up (an earlier try may have sent it)', {
+      eventId: target.eventId,
+      delivery: delivery.kind,
+    });
+  }
+  // Nothing to wait for before a retry: it cannot look, so it sends again at once.
+  await options.once.sending(0);
   if (delivery.kind === 'ephemeral') {
     let user: string;
     try {

@@ -1,27 +1,26 @@
 import { App, webApi } from '@slack/bolt';
 
-import type { Config } from '../../config.js';
-import { CandorError, describeError } from '../../kernel/errors.js';
+import { CandorError } from '../../kernel/errors.js';
+import { foreignText } from '../../kernel/log.js';
 import { withinTime } from '../../kernel/within-time.js';
-import { ATTR } from '../../telemetry/attributes.js';
-import { withTraceFrom } from '../../telemetry/trace-carrier.js';
-import { answerOrGiveUp, EVENT_ATTR, type AnswerOnceDeps } from '../chat/answer-once.js';
+import type { AnswerOnceDeps } from '../chat/answer-once.js';
 import { answersUnmentioned, routeFor, type Place } from '../chat/channel-routes.js';
 import { answerDeps, type ChatServices } from '../chat/chat-services.js';
-import { startInboxWorker, type InboxWorker, type InboxWorkerOptions } from '../chat/inbox-worker.js';
+import { startInboxWorker, type InboxWorker } from '../chat/inbox-worker.js';
 import type { Route } from '../http/api-routes.js';
+import { answerSlackEntry } from './answer-slack-entry.js';
 import { boltLogger } from './bolt-logger.js';
 import { candorCommand, enqueueCommand } from './candor-command.js';
-import { deliverSlackReply } from './deliver-slack-reply.js';
+import { createRateGate } from './rate-gate.js';
 import { registerSlackExperts } from './slack-experts.js';
-import { autoAskExperts, registerSlackFeedback, replyButtons } from './slack-feedback.js';
+import { registerSlackFeedback } from './slack-feedback.js';
 import { slackInbound, type SlackQuestion } from './slack-inbound.js';
-import { slackEntry, slackPayload } from './slack-inbox.js';
+import { slackPayload } from './slack-inbox.js';
 import { SLACK_EVENTS_PATH, SlackEventsReceiver } from './slack-receiver.js';
 import { registerSlackReview, type SlackReview } from './slack-review.js';
 import { SlackSocketReceiver } from './slack-socket-receiver.js';
 import { slackUserGroups, type SlackGroupMembership } from './slack-user-groups.js';
-import { describeSlackError, workingReaction } from './working-reaction.js';
+import { checkToken, posterClient, startupError, webClientOptions, type SlackAuth, type SlackSettings } from './slack-web-client.js';
 
 export { SLACK_EVENTS_PATH };
 
@@ -95,7 +94,12 @@ export async function startSlackChannel(host: ChatServices, options: SlackChanne
     // acknowledgements come first, and a burst's answers would otherwise take the event loop between its requests.
     holdWhile: () => receiver.busy,
     log: host.log,
-    process: answerSlackEntry(host, deps, client, { reaction, apiUrl: settings.apiUrl }),
+    process: answerSlackEntry(
+      host,
+      deps,
+      { poster: posterClient(settings, clientOptions), reader: client },
+      { reaction, apiUrl: settings.apiUrl, settleMs: settings.sendSettleMs, gate: createRateGate(), retries: options.retries },
+    ),
   });
   const review = registerSlackHandlers(bolt, client, host, { askerIn, isGroupMember, wake });
 
@@ -121,24 +125,6 @@ export async function startSlackChannel(host: ChatServices, options: SlackChanne
       if (mode === 'socket') await bolt.stop().catch(() => undefined);
       await worker.stop(graceMs);
     },
-  };
-}
-
-type SlackSettings = NonNullable<Config['slack']>;
-/** The bot as auth.test names it. */
-type SlackAuth = { userId: string; botId: string | undefined; team: string };
-
-/** The Web API client's options: Slack's URL, Bolt's logger, the request timeout and retries with backoff. */
-function webClientOptions(
-  settings: SlackSettings,
-  logger: webApi.WebClientOptions['logger'],
-  options: SlackChannelOptions,
-): webApi.WebClientOptions {
-  return {
-    slackApiUrl: settings.apiUrl,
-    logger,
-    timeout: options.timeoutMs ?? 10_000,
-    retryConfig: { retries: options.retries ?? 3, factor: 2, minTimeout: 500, maxTimeout: 10_000, randomize: true },
   };
 }
 
@@ -192,49 +178,6 @@ function enqueueSlackQuestion(
   };
 }
 
-/**
- * How an inbox worker answers a stored question: once per event, with the working reaction while it takes long,
- * posted where the question asked for it; a refusal may then go to the KB's experts.
- */
-function answerSlackEntry(
-  host: ChatServices,
-  deps: AnswerOnceDeps,
-  client: webApi.WebClient,
-  { reaction, apiUrl }: { reaction: Parameters<typeof workingReaction>[2]; apiUrl: string },
-): InboxWorkerOptions['process'] {
-  return (entry, { final }) => {
-    const q = slackEntry(entry);
-    if (entry.postedRef !== null) return Promise.resolve(entry.postedRef);
-    return withTraceFrom(q.trace, () =>
-      answerOrGiveUp(
-        deps,
-        q.question,
-        {
-          attributes: { [EVENT_ATTR.retryNum]: q.retryNum, [EVENT_ATTR.attempt]: entry.attempts, [ATTR.slackDirect]: q.direct },
-          ...(q.message.ts === ''
-            ? {}
-            : { working: () => workingReaction(client, { channel: q.message.channel, timestamp: q.message.ts }, reaction) }),
-          deliver: async (reply) => {
-            const ts = await deliverSlackReply(client, { eventId: entry.eventId, reply: q.reply, message: q.message }, reply, {
-              delivery: q.delivery,
-              retry: entry.attempts > 1,
-              log: host.log,
-              buttons: replyButtons(host.experts, reply),
-              salt: deps.userHashSalt,
-              apiUrl,
-            });
-            // Before the inbox hears it was posted: a retry after a crash here asks again (at most one request per reply).
-            if (ts !== null && q.delivery.kind === 'thread') await autoAskExperts(host, reply, q.reply);
-            if (ts !== null) await host.inbox.posted(entry.id, ts);
-            return ts;
-          },
-        },
-        final,
-      ),
-    );
-  };
-}
-
 /** Everything besides questions: the /candor command, review cards, reply buttons, the experts' buttons, Bolt's errors. */
 function registerSlackHandlers(
   bolt: App,
@@ -262,30 +205,10 @@ function registerSlackHandlers(
   registerSlackFeedback(bolt, client, { feedback: host.feedback, experts: host.experts, log: host.log });
   registerSlackExperts(bolt, client, { experts: host.experts, log: host.log, isGroupMember });
   bolt.error(async (error) => {
-    host.log('error', 'slack: unhandled error', { error: describeError(error), code: error.code });
+    host.log('error', 'slack: unhandled error', { error: foreignText([error]), code: error.code });
   });
   return review;
 }
 
 /** How long the user-group read of a channel's `askers` may hold a question's acknowledgement. */
 const GROUP_LOOKUP_MS = 1500;
-
-async function checkToken(client: webApi.WebClient, settings: SlackSettings): Promise<SlackAuth> {
-  try {
-    const auth = await client.auth.test();
-    if (!auth.user_id) throw new Error('auth.test returned no user_id: is SLACK_BOT_TOKEN a bot token (xoxb-…)?');
-    return { userId: auth.user_id, botId: auth.bot_id, team: auth.team ?? auth.team_id ?? 'unknown' };
-  } catch (error) {
-    throw startupError(error, 'SLACK_BOT_TOKEN', settings);
-  }
-}
-
-const AUTH_ERRORS = new Set(['invalid_auth', 'not_authed', 'account_inactive', 'token_revoked', 'token_expired', 'not_allowed_token_type']);
-
-function startupError(error: unknown, variable: 'SLACK_BOT_TOKEN' | 'SLACK_APP_TOKEN', settings: SlackSettings): CandorError {
-  const code = describeSlackError(error);
-  const message = AUTH_ERRORS.has(code)
-    ? `Slack rejected ${variable} (${code}). Copy the ${variable === 'SLACK_BOT_TOKEN' ? 'Bot User OAuth Token (xoxb-…) from OAuth & Permissions' : 'App-Level Token (xapp-…, scope connections:write) from Basic Information'} of your Slack app, and reinstall the app to the workspace if it was revoked.`
-    : `Could not reach the Slack Web API at ${settings.apiUrl} to check ${variable}: ${code}. Check network access or SLACK_API_URL.`;
-  return new CandorError('config_invalid', message, { cause: error });
-}

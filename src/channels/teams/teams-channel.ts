@@ -176,6 +176,10 @@ function answerTeamsEntry(
           attributes: { [ATTR.teamsPersonal]: q.personal, [EVENT_ATTR.attempt]: entry.attempts },
           working: () => typingIndicator(() => send({ type: ActivityTypes.Typing }), typingDelayMs, host.log),
           deliver: async (reply) => {
+            // The connector has no way to read a conversation back: a reply sent when the process died goes again.
+            if (entry.maybeSent) host.log('info', 'teams: sending again a reply an earlier try may have sent', { eventId: entry.eventId });
+            // Landed or not once the connector answers (or the request times out): taken again at once after a crash.
+            await host.inbox.sending(entry.id, 0);
             const id = await send(replyActions.activity(reply));
             if (id !== null) await host.inbox.posted(entry.id, id);
             // A refusal the KB's experts take without a press (autoAsk); never fails the delivery.

@@ -27,6 +27,11 @@ export const inbox = pgTable(
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
     /** The posted reply's id (Slack ts, Teams activity id), stored before the row is marked done. */
     postedRef: text('posted_ref'),
+    /**
+     * Until when a reply a try sent may still land (null: no try sent one): the row is not taken again before
+     * then, and the try that takes it looks for the reply before sending it again.
+     */
+    sendingUntil: timestamp('sending_until', { withTimezone: true }),
     lastError: text('last_error'),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
     doneAt: timestamp('done_at', { withTimezone: true }),

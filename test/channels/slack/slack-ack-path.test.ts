@@ -112,6 +112,7 @@ function memoryInbox(pending: number): Inbox & { claims: number[] } {
     payload: {},
     attempts: 1,
     postedRef: null,
+    maybeSent: false,
   }));
   const claims: number[] = [];
   return {
@@ -122,6 +123,7 @@ function memoryInbox(pending: number): Inbox & { claims: number[] } {
       return rows.splice(0, limit);
     },
     extend: async () => undefined,
+    sending: async () => undefined,
     posted: async () => undefined,
     done: async () => undefined,
     fail: async () => undefined,

@@ -206,14 +206,50 @@ export function slashCommand(spec: { text: string; channel?: string; trigger?: s
   }).toString();
 }
 
+/** The fake Web API of slowSlack. */
+export interface SlowSlack extends FakeServer {
+  /** While set, each chat.postMessage is accepted (and answered) `acceptMs` after it arrives; else at once. */
+  slow: boolean;
+  /** The posts Slack accepted, in order: what conversations.replies and .history show. */
+  readonly accepted: RecordedCall[];
+  /** Posts that arrived and are not accepted yet stay so until `thaw` (as if Slack stalled on them). */
+  freeze(): RecordedCall[];
+  /** Accepts the frozen posts `afterMs` from now (those `thaw` already timed keep their time). */
+  thaw(afterMs: number): void;
+}
+
 /**
- * Slack's Web API, slow to accept replies while `slow` is set, and able to show what was posted (with metadata);
- * with `socketUrl`, apps.connections.open hands out that Socket Mode URL.
+ * Slack's Web API, slow to accept replies while `slow` is set — a post is accepted when its time comes even if
+ * the caller has gone meanwhile — and showing what was accepted (with metadata), as Slack does: a reply still
+ * being accepted is not in the thread yet. With `socketUrl`, apps.connections.open hands out that Socket Mode URL.
  */
-export async function slowSlack(socketUrl?: string): Promise<FakeServer & { slow: boolean }> {
-  const slack = (await startFakeSlack()) as FakeServer & { slow: boolean };
-  slack.slow = true;
-  const posted = (channel: unknown) => slack.callsTo('/api/chat.postMessage').filter((c) => c.body.channel === channel);
+export async function slowSlack(socketUrl?: string, acceptMs = 3_000): Promise<SlowSlack> {
+  const accepted: RecordedCall[] = [];
+  const pending = new Map<RecordedCall, NodeJS.Timeout | null>();
+  const accept = (call: RecordedCall) => {
+    pending.delete(call);
+    accepted.push(call);
+  };
+  const slack: SlowSlack = Object.assign(await startFakeSlack(), {
+    slow: true,
+    accepted,
+    freeze() {
+      for (const [call, timer] of pending) {
+        if (timer) clearTimeout(timer);
+        pending.set(call, null);
+      }
+      return [...pending.keys()];
+    },
+    thaw(afterMs: number) {
+      for (const [call, timer] of pending)
+        if (timer === null)
+          pending.set(
+            call,
+            setTimeout(() => accept(call), afterMs),
+          );
+    },
+  });
+  const posted = (channel: unknown) => accepted.filter((c) => c.body.channel === channel);
   const asMessage = (c: RecordedCall, i: number) => ({
     ts: `posted-${i}`,
     text: c.body.text,
@@ -222,8 +258,15 @@ export async function slowSlack(socketUrl?: string): Promise<FakeServer & { slow
   });
   slack.use((call) => {
     if (socketUrl && call.path === '/api/apps.connections.open') return { body: { ok: true, url: socketUrl } };
-    if (call.path === '/api/chat.postMessage' && slack.slow)
-      return { delayMs: 4_000, body: { ok: true, channel: call.body.channel, ts: `${Date.now()}.000100` } };
+    if (call.path === '/api/chat.postMessage') {
+      if (!slack.slow) accept(call);
+      else
+        pending.set(
+          call,
+          setTimeout(() => accept(call), acceptMs),
+        );
+      return { delayMs: slack.slow ? acceptMs : 0, body: { ok: true, channel: call.body.channel, ts: `${Date.now()}.000100` } };
+    }
     if (call.path === '/api/conversations.replies') {
       return {
         body: {

@@ -7,10 +7,10 @@ import { openStore } from '../../../src/store/open-store.js';
 import { candorInProcess } from '../../support/cli-in-process.js';
 import { tempFiles } from '../../support/compose.js';
 import { migratedStore } from '../../support/migrated-store.js';
-import { waitFor, type FakeServer } from '../fake-http.js';
+import { waitFor } from '../fake-http.js';
 import { FACTS } from '../kb-fixture.js';
 import { runCli, type CliRun } from '../run-cli.js';
-import { BOT_TOKEN, BOT_USER, slackEvent, slowSlack } from './slack-harness.js';
+import { BOT_TOKEN, BOT_USER, slackEvent, slowSlack, type SlowSlack } from './slack-harness.js';
 
 const EVENTS = 50;
 const CHANNEL = 'C0SOCKCRASH';
@@ -94,7 +94,7 @@ describe('a Socket Mode server killed with questions in flight', () => {
   const dir = tempFiles({}, 'candor-socket-crash-');
   let server: CliRun | undefined;
   let sm: Awaited<ReturnType<typeof fakeSocketMode>> | undefined;
-  let slack: (FakeServer & { slow: boolean }) | undefined;
+  let slack: SlowSlack | undefined;
   afterAll(async () => {
     server?.child.kill('SIGKILL');
     await sm?.close();
@@ -114,6 +114,8 @@ describe('a Socket Mode server killed with questions in flight', () => {
       SLACK_APP_TOKEN: 'xapp-1-A0CANDOR-test',
       SLACK_API_URL: `${slack.url}/api/`,
       CANDOR_INBOX_POLL_MS: '200',
+      // Replies in flight at the kill are looked for 5 s after they were sent (Slack accepts each after 3 s).
+      SLACK_SEND_SETTLE_MS: '5000',
     };
     // The KB is set up in this process (the bin's entry point); the server, killed and started again, is a process of its own.
     const facts = dir.write('facts.jsonl', FACTS.map((f) => JSON.stringify(f)).join('\n'));

@@ -1,0 +1,1 @@
+ALTER TABLE "inbox" ADD COLUMN "sending_until" timestamp with time zone;
