@@ -146,31 +146,36 @@ export function behindModel(
   }
   const rows = [...groups.values()]
     .sort((x, y) => x.domain.localeCompare(y.domain) || x.retrieval.localeCompare(y.retrieval) || x.prompt.localeCompare(y.prompt))
-    .map(({ domain, retrieval, prompt, tally: t }): BehindRow => ({
-      domain,
-      retrieval,
-      prompt,
-      n: t.n,
-      modelAbstained: share(t.model, t.n),
-      behindGate: share(t.gate, t.n),
-      // a configuration is checked for grounding only when every one of its answers had context
-      ...(t.withContext === t.n ? { behindGateAndGrounding: share(t.grounded, t.n) } : {}),
-      outcomes: {
-        alone: removalOutcomes(t.model, t.n),
-        behindGate: removalOutcomes(t.gate, t.n),
-        ...(t.withContext === t.n
-          ? {
-              withFallback: { ...removalOutcomes(t.gate, t.n), quoted: share(t.withheld, t.n) },
-              fallbackAtHighOnly: {
-                ...removalOutcomes(t.gate + t.withheldMedium, t.n),
-                quoted: share(t.withheld - t.withheldMedium, t.n),
-              },
-            }
-          : {}),
-      },
-    }));
+    .map(({ domain, retrieval, prompt, tally }) => behindRow(domain, retrieval, prompt, tally));
   const unmatched = Object.values(byReason).reduce((s, c) => s + c, 0);
   return { rows, matched: answers.length - unmatched, unmatched: { n: unmatched, byReason, examples }, contextFactsMissing: missing };
+}
+
+function behindRow(domain: string, retrieval: string, prompt: string, t: Tally): BehindRow {
+  // a configuration is checked for grounding only when every one of its answers had context
+  const checked = t.withContext === t.n;
+  return {
+    domain,
+    retrieval,
+    prompt,
+    n: t.n,
+    modelAbstained: share(t.model, t.n),
+    behindGate: share(t.gate, t.n),
+    ...(checked ? { behindGateAndGrounding: share(t.grounded, t.n) } : {}),
+    outcomes: {
+      alone: removalOutcomes(t.model, t.n),
+      behindGate: removalOutcomes(t.gate, t.n),
+      ...(checked
+        ? {
+            withFallback: { ...removalOutcomes(t.gate, t.n), quoted: share(t.withheld, t.n) },
+            fallbackAtHighOnly: {
+              ...removalOutcomes(t.gate + t.withheldMedium, t.n),
+              quoted: share(t.withheld - t.withheldMedium, t.n),
+            },
+          }
+        : {}),
+    },
+  };
 }
 
 interface Tally {

@@ -58,10 +58,12 @@ export interface GroundingOptions {
 }
 
 /**
- * The support an answer must reach, set on the shared PolicyBench answers (`npm run tune:grounding`):
- * the highest threshold at which 85% of the supported answers pass, CPF and ICA pooled.
+ * The support an answer must reach, set on the shared PolicyBench answers (`npm run tune:grounding`): the highest
+ * threshold at which 85% of the supported answers pass in each domain, CPF and ICA (pooled, 0.56, CPF passed 72%).
+ * Set on one domain, no rule tried reaches 85% passed on the other in both directions: see docs/evaluation.md.
+ * Below it, the answer falls back to quoting its evidence (src/ask/extractive-answer.ts), not to a refusal.
  */
-export const GROUNDING_THRESHOLD = 0.56;
+export const GROUNDING_THRESHOLD = 0.49;
 
 /** How the support score weighs what a claim adds; the defaults are set on the shared data (`npm run tune:grounding`). */
 export interface GroundingWeights {
