@@ -164,8 +164,21 @@ export function checkGrounding(
   };
 }
 
-function sentencesOf(text: string): EvidenceSentence[] {
-  return splitSentences(unglue(text)).map(readSentence);
+/** Facts' sentences as read, by text: a KB's facts are shown again and again, so each is read once (bounded). */
+const readFacts = new Map<string, readonly EvidenceSentence[]>();
+const READ_FACTS_MAX = 20_000;
+
+/**
+ * A fact's sentences, read once per text (and so once per KB version: a changed fact is another text). A reading
+ * only ever fills its own lazy fields, so sharing it between answers changes no score.
+ */
+function sentencesOf(text: string): readonly EvidenceSentence[] {
+  const known = readFacts.get(text);
+  if (known) return known;
+  const read = splitSentences(unglue(text)).map(readSentence);
+  if (readFacts.size >= READ_FACTS_MAX) readFacts.delete(readFacts.keys().next().value as string);
+  readFacts.set(text, read);
+  return read;
 }
 
 /** Scraped text glues sentences ("account.If you"): a lower-case letter, "." and a capital is a boundary. */
