@@ -3,6 +3,7 @@
 // file (`npm run data:policybench-grounding`), each answer timed alone, several rounds after a warm-up round.
 // Writes bench/results/grounding-check.json.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 
 import { checkGrounding } from '../src/core/gate/grounding.js';
 
@@ -32,13 +33,21 @@ const inputs = rows.map((r) => ({
 }));
 
 const times: number[] = [];
+// Each answer's fastest round: its own cost, without the pauses (GC, a busy machine) that make the tail.
+const best = inputs.map(() => Infinity);
 for (let round = 0; round <= ROUNDS; round++) {
-  for (const input of inputs) {
+  inputs.forEach((input, i) => {
     const started = performance.now();
     checkGrounding(input.draft, input.evidence, input.options);
-    if (round > 0) times.push(performance.now() - started);
-  }
+    const took = performance.now() - started;
+    if (round > 0) {
+      times.push(took);
+      best[i] = Math.min(best[i] ?? Infinity, took);
+    }
+  });
 }
+best.sort((a, b) => a - b);
+const bestP99 = Number((best[Math.floor(0.99 * best.length)] ?? 0).toFixed(3));
 times.sort((a, b) => a - b);
 const at = (p: number) => Number((times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))] ?? 0).toFixed(3));
 const result = {
@@ -52,9 +61,12 @@ const result = {
   maxMs: Number((times[times.length - 1] ?? 0).toFixed(3)),
   targetP99Ms: TARGET_P99_MS,
   meetsTarget: at(99) <= TARGET_P99_MS,
+  bestOfRoundsP99Ms: bestP99,
+  loadAverage: Number(loadavg()[0]?.toFixed(2)),
+  cpus: cpus().length,
   node: process.version,
 };
 writeFileSync(RESULTS, `${JSON.stringify(result, null, 2)}\n`);
 console.log(
-  `grounding check: ${result.answers} answers × ${ROUNDS} rounds, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms (target ≤ ${TARGET_P99_MS} ms ${result.meetsTarget ? 'MET' : 'MISSED'})`,
+  `grounding check: ${result.answers} answers × ${ROUNDS} rounds, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms (target ≤ ${TARGET_P99_MS} ms ${result.meetsTarget ? 'MET' : 'MISSED'}); each answer's best round p99 ${bestP99} ms; load ${result.loadAverage} on ${result.cpus} CPUs`,
 );

@@ -4,12 +4,14 @@
 // refusals, not grounding failures). For each weighting on a small grid, the production check's support
 // score per answer; the weighting with the best AUC on the training answers wins (AUC needs no threshold,
 // so it is the steadier choice on 111 supported answers), then the threshold is the highest at which 85%
-// of the training side's supported answers pass. In-sample = trained on both domains; leave one domain
-// out = trained on one, measured on the other. Writes bench/results/grounding.json; the defaults in
+// of the supported answers pass in EVERY training domain (issue 37: pooled, the easier domain hid that the
+// other passed 72%). In-sample = trained on both domains; leave one domain out = trained on one, measured on
+// the other. Other threshold rules tried for transfer are reported beside (`transferRules`), each set on one
+// domain and measured on the other. Writes bench/results/grounding.json; the defaults in
 // src/core/gate/grounding.ts are the in-sample choice.
 import { readFileSync, writeFileSync } from 'node:fs';
 
-import { checkGrounding, GROUNDING_WEIGHTS, type GroundingWeights } from '../src/core/gate/grounding.js';
+import { checkGrounding, GROUNDING_THRESHOLD, GROUNDING_WEIGHTS, type GroundingWeights } from '../src/core/gate/grounding.js';
 import { detectAbstention } from '../src/core/judge/abstention-detector.js';
 
 const file = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? '.data/policybench/grounding-responses.jsonl';
@@ -56,14 +58,33 @@ const score = (weights: GroundingWeights): Scored[] =>
     ).support,
   }));
 
-/** The highest threshold at which at least PASS_TARGET of the supported answers reach it. */
-function thresholdFor(set: readonly Scored[]): number {
+/** The highest threshold at which at least `target` of the supported answers reach it. */
+function passQuantile(set: readonly Scored[], target = PASS_TARGET): number {
   const pos = set
     .filter((s) => s.supported)
     .map((s) => s.support)
     .sort((a, b) => a - b);
-  return pos[Math.floor(pos.length * (1 - PASS_TARGET))] ?? 0;
+  return pos[Math.floor(pos.length * (1 - target))] ?? 0;
 }
+/** The lowest threshold that flags at least `target` of the unsupported answers. */
+function flagQuantile(set: readonly Scored[], target: number): number {
+  const neg = set
+    .filter((s) => !s.supported)
+    .map((s) => s.support)
+    .sort((a, b) => a - b);
+  return neg[Math.ceil(neg.length * target)] ?? 1;
+}
+/** The highest threshold at which at least PASS_TARGET of the supported answers pass in every domain of the set. */
+function thresholdFor(set: readonly Scored[]): number {
+  const inSet = [...new Set(set.map((s) => s.domain))];
+  return Math.min(...inSet.map((d) => passQuantile(set.filter((s) => s.domain === d))));
+}
+const TRANSFER_RULES: Record<string, (train: readonly Scored[]) => number> = {
+  'pass 85% of the supported answers in every training domain (the rule in use)': thresholdFor,
+  'pass 95% of the supported answers': (train) => passQuantile(train, 0.95),
+  'flag 55% of the unsupported answers': (train) => flagQuantile(train, 0.55),
+  'flag 50% of the unsupported answers': (train) => flagQuantile(train, 0.5),
+};
 function auc(set: readonly Scored[]): number {
   const pos = set.filter((s) => s.supported);
   const neg = set.filter((s) => !s.supported);
@@ -117,7 +138,19 @@ const result = {
       ]),
     ),
   },
-  defaults: { weights: GROUNDING_WEIGHTS, pooled: rates(defaults.scored, thresholdFor(defaults.scored)) },
+  defaults: {
+    weights: GROUNDING_WEIGHTS,
+    pooled: rates(defaults.scored, GROUNDING_THRESHOLD),
+    perDomain: Object.fromEntries(
+      domains.map((d) => [
+        d,
+        rates(
+          defaults.scored.filter((s) => s.domain === d),
+          GROUNDING_THRESHOLD,
+        ),
+      ]),
+    ),
+  },
   leaveOneDomainOut: Object.fromEntries(
     domains.map((d) => {
       const trained = best((s) => s.domain !== d);
@@ -134,6 +167,20 @@ const result = {
       ];
     }),
   ),
+  transferRules: Object.fromEntries(
+    Object.entries(TRANSFER_RULES).map(([rule, fit]) => [
+      rule,
+      Object.fromEntries(
+        domains.map((d) => [
+          d,
+          rates(
+            defaults.scored.filter((s) => s.domain === d),
+            fit(defaults.scored.filter((s) => s.domain !== d)),
+          ),
+        ]),
+      ),
+    ]),
+  ),
   curve: Array.from({ length: 41 }, (_, i) => i / 40).map((t) => rates(defaults.scored, t)),
 };
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -147,4 +194,8 @@ for (const d of domains) {
   console.log(line(`${d}, set on the other domain`, r), JSON.stringify(r.weights));
 }
 console.log(line('the defaults in grounding.ts', result.defaults.pooled));
+for (const d of domains) console.log(line(`the defaults in grounding.ts, ${d}`, result.defaults.perDomain[d]!));
+console.log('threshold rules tried for transfer (default weights; set on the other domain, measured on this one):');
+for (const [rule, byDomain] of Object.entries(result.transferRules))
+  for (const d of domains) console.log(line(`  ${d}, set on the other domain`, byDomain[d]!), `(${rule})`);
 if (!process.argv.includes('--no-write')) writeFileSync('bench/results/grounding.json', `${JSON.stringify(result, null, 2)}\n`);

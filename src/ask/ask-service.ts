@@ -10,7 +10,7 @@ import type { AskRequest } from './ask-request.js';
 import { annotate } from './ask-span.js';
 import { decideAcross, readIndexes, unavailable, type DecideDeps, type DecideOptions } from './decide-across.js';
 import { round } from './decision-parts.js';
-import type { Decided, Decision } from './decision.js';
+import { reasonLabel, type Decided, type Decision } from './decision.js';
 import type { InteractionRecorder } from './record-interaction.js';
 
 export interface AskOptions extends DecideOptions {
@@ -101,7 +101,7 @@ export function createGatedAsk(deps: Omit<AskDeps, 'recorder'>): GatedAsk {
             return null;
           })
         : null;
-      const reason = decision.decision === 'abstain' ? (decision.reasons[0]?.code ?? 'unknown') : 'none';
+      const reason = reasonLabel(decision);
       const kb = decision.kb.name;
       instruments.asks().add(1, { decision: decision.decision, reason, confidence: decision.confidence, channel: request.channel, kb });
       instruments.askDuration().record(latencyMs / 1000, { decision: decision.decision, channel: request.channel, kb });

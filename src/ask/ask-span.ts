@@ -1,7 +1,7 @@
 import type { Span } from '@opentelemetry/api';
 
 import { ATTR } from '../telemetry/attributes.js';
-import { groundingSupport, type Decided } from './decision.js';
+import { groundingSupport, reasonLabel, type Decided } from './decision.js';
 
 /** The ask span's attributes of a decision: the score and why, the outcome, the evidence and the KB. */
 export function annotate(span: Span, decision: Decided): void {
@@ -24,6 +24,6 @@ export function annotate(span: Span, decision: Decided): void {
     [ATTR.evidenceCount]: decision.evidence.length,
     [ATTR.kbVersion]: decision.kb.version,
     ...(top === undefined ? {} : { [ATTR.topScore]: top }),
-    ...(decision.decision === 'abstain' ? { [ATTR.reason]: decision.reasons[0]?.code ?? 'unknown' } : {}),
+    ...(reasonLabel(decision) === 'none' ? {} : { [ATTR.reason]: reasonLabel(decision) }),
   });
 }

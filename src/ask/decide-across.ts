@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import { formatCaveat, formatExtractiveAnswer, formatRefusal, nearbyTopics, usedFacts } from '../core/answer/format-answer.js';
+import { formatCaveat, formatRefusal, nearbyTopics } from '../core/answer/format-answer.js';
 import { nearMisses } from '../core/answer/near-misses.js';
 import type { AnswerabilityModel } from '../core/gate/answerability-model.js';
 import type { Verdict } from '../core/gate/types.js';
@@ -13,8 +13,9 @@ import { ATTR, SPAN } from '../telemetry/attributes.js';
 import { withMetricKb } from '../telemetry/metric-context.js';
 import { withSpanSync } from '../telemetry/with-span.js';
 import { assessQuestion, type Assessment } from './assess-question.js';
-import { answerabilityView, evidenceView } from './decision-parts.js';
+import { answerabilityView } from './decision-parts.js';
 import type { Decided } from './decision.js';
+import { extractiveAnswer, quotedFallback } from './extractive-answer.js';
 import { GATE_MODEL } from './gate-model.js';
 import { generate } from './llm-answer.js';
 
@@ -145,30 +146,34 @@ async function finish(index: KnowledgeIndex, assessed: Assessment, deps: DecideD
   }
   if (deps.llm) {
     const generated = await generate(deps.llm, assessed.input.question, ranked, gate.verdicts, kb, config.telemetry.traceContent);
+    const decided = generated.decided;
     // The model's answer keeps the gate's confidence: a medium-band question stays caveated whoever words the answer.
-    if (generated.decision === 'answer' && gate.confidence === 'medium')
-      return { ...generated, answerability, confidence: 'medium', caveat: formatCaveat(gate.doubts) };
+    if (decided.decision === 'answer' && gate.confidence === 'medium')
+      return { ...decided, answerability, confidence: 'medium', caveat: formatCaveat(gate.doubts) };
+    if (decided.decision === 'answer') return { ...decided, answerability };
+    // A withheld draft: quote the evidence instead, as extractive mode would (refuse only when it would too).
+    const quoted = generated.withheld ? quotedFallback(assessed, generated.withheld, { ...decided, answerability }) : null;
+    if (quoted) return quoted;
     // A model's refusal keeps what it was shown, as a gate refusal does (the console's "nearly answered").
-    if (generated.decision === 'abstain') return { ...generated, answerability, considered: nearMisses(assessed.input) };
-    return { ...generated, answerability };
+    return { ...decided, answerability, considered: nearMisses(assessed.input) };
   }
-  // The reply's sources are the facts it states, not every fact retrieval ranked near them.
-  const candidates = assessed.cited();
-  const cited = usedFacts(candidates, assessed.input.question);
-  const related = candidates.filter((fact) => !cited.includes(fact));
-  const answer = withSpanSync(SPAN.answer, {}, () => formatExtractiveAnswer(cited, assessed.input.question));
+  return extractiveAnswer(assessed, kb, answerability) ?? noQuote(assessed, kb, answerability);
+}
+
+/** A gate that passed with nothing to quote (never expected: the gate passes on evidence): an honest refusal. */
+function noQuote(assessed: Assessment, kb: Decided['kb'], answerability: Decided['answerability']): Decided {
+  const verdict: Verdict = { layer: 'answer', pass: false, code: 'no_evidence', detail: 'no retrieved fact could be quoted' };
   return {
-    decision: 'answer',
-    answer,
-    reasons: gate.verdicts,
-    evidence: cited.map(evidenceView),
-    ...(related.length > 0 ? { related: related.map(evidenceView) } : {}),
+    decision: 'abstain',
+    answer: null,
+    reasons: [verdict, ...assessed.gate.verdicts],
+    evidence: [],
     nearbyTopics: [],
-    refusal: null,
+    refusal: formatRefusal(verdict, []),
     kb,
-    answerability,
-    confidence: gate.confidence,
-    caveat: gate.confidence === 'medium' ? formatCaveat(gate.doubts) : null,
+    ...(answerability ? { answerability } : {}),
+    confidence: 'low',
+    caveat: null,
   };
 }
 

@@ -80,3 +80,17 @@ export type Decision = (Answered & Delivered) | (Abstained & Delivered);
 export function groundingSupport(decision: Pick<Decided, 'reasons'>): number | null {
   return decision.reasons.find((v) => v.layer === 'grounding')?.score ?? null;
 }
+
+/** True for the extractive fallback: the model's draft was withheld and the answer quotes the sources instead. */
+export function quotedInstead(decision: Pick<Decided, 'decision' | 'reasons'>): boolean {
+  return decision.decision === 'answer' && decision.reasons.some((v) => v.code === 'draft_withheld');
+}
+
+/**
+ * The reason a metric or trace names for a decision: a refusal's deciding code; `draft_withheld` for an answer that
+ * quotes the sources because the model's draft was withheld; `none` for any other answer.
+ */
+export function reasonLabel(decision: Pick<Decided, 'decision' | 'reasons'>): string {
+  if (decision.decision === 'abstain') return decision.reasons[0]?.code ?? 'unknown';
+  return quotedInstead(decision) ? 'draft_withheld' : 'none';
+}

@@ -9,10 +9,22 @@ import { evidenceView } from './decision-parts.js';
 import type { Decided } from './decision.js';
 import { checkDraft } from './post-generation-checks.js';
 
+/** What the model layers made of a question: the decision, and a draft the checks withheld. */
+export interface Generated {
+  /** The model's answer, or a refusal (the model declined or failed, or a check withheld the draft). */
+  readonly decided: Decided;
+  /**
+   * Present when the model answered but a post-generation check found the draft unsupported (`ungrounded`): the
+   * model's verdict and every check that ran, the failing one last. The draft's text is never kept.
+   */
+  readonly withheld?: { readonly verdicts: readonly Verdict[] };
+}
+
 /**
  * The LLM layers, after the hard gate has passed: the model's own
  * answerability judgement (soft refusal) and a grounded answer in one call,
- * then the post-generation checks (checkDraft). Any model failure is an honest refusal.
+ * then the post-generation checks (checkDraft). Any model failure is an honest refusal; a draft the checks
+ * find unsupported is a refusal too, with `withheld` saying so (the caller may quote the evidence instead).
  */
 export async function generate(
   llm: Llm,
@@ -21,7 +33,7 @@ export async function generate(
   hard: readonly Verdict[],
   kb: Decided['kb'],
   traceContent: boolean,
-): Promise<Decided> {
+): Promise<Generated> {
   const generation = { model: llm.chatModel, prompt: ANSWER_PROMPT_REF };
   const topics = nearbyTopics(shown, question);
   const refuse = (verdict: Verdict): Decided => ({
@@ -42,23 +54,28 @@ export async function generate(
       draft = await groundedAnswer(llm, question.text, shown, { traceContent });
     } catch (error) {
       if (!(error instanceof LlmFailure)) throw error;
-      return refuse({ layer: 'llm', pass: false, code: error.code, detail: error.message });
+      return { decided: refuse({ layer: 'llm', pass: false, code: error.code, detail: error.message }) };
     }
     if (!draft.answerable) {
-      return refuse({
+      const declined = refuse({
         layer: 'llm',
         pass: false,
         code: 'llm_unanswerable',
         detail: `the model judged the facts do not answer it: ${draft.reasoning.slice(0, 500)}`,
       });
+      return { decided: declined };
     }
     const llmVerdict: Verdict = { layer: 'llm', pass: true, code: null, detail: 'the model judged the facts answer it' };
     const checked = await checkDraft(llm, draft, shown, { question: question.text });
-    if (checked.failed) return refuse(checked.failed);
+    const checks = [llmVerdict, ...checked.verdicts];
+    if (checked.failed) {
+      const decided = refuse(checked.failed);
+      // Only a draft found unsupported may be replaced by a quote; a check that could not run (model failure) fails closed.
+      return checked.failed.code === 'ungrounded' ? { decided, withheld: { verdicts: checks } } : { decided };
+    }
     const order = [...new Set(draft.citations)];
     const cited = order.map((n) => shown[n - 1] as EvidenceFact);
-    const checks = [llmVerdict, ...checked.verdicts];
-    return {
+    const answered: Decided = {
       decision: 'answer',
       answer: renumberMarkers(draft.answer, order),
       reasons: [...hard, ...checks],
@@ -70,6 +87,7 @@ export async function generate(
       confidence: 'high',
       caveat: null,
     };
+    return { decided: answered };
   });
 }
 

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 
-import { behindModel, domainOf, type BehindSummary, type GatedQuestion, type PublishedAnswer } from '../core/eval/behind-model.js';
+import {
+  behindModel,
+  domainOf,
+  type BehindRow,
+  type BehindSummary,
+  type GatedQuestion,
+  type Outcomes,
+  type PublishedAnswer,
+} from '../core/eval/behind-model.js';
 import { readJsonl } from '../kb/read-jsonl.js';
 import { abstainedLabel } from '../review/response-rows.js';
 import type { LooReport } from './leave-one-out.js';
@@ -62,7 +70,8 @@ export function gatedQuestions(kb: string, report: LooReport): Map<string, Gated
   return new Map(
     report.items.map((item) => {
       const run = item.loo ?? (item.answerable ? undefined : item.full);
-      return [item.id, { domain: domainOf(item.id) ?? kb, refused: run ? run.decision === 'abstain' : null }];
+      const medium = run?.decision === 'answer' && run.reasons.some((v) => v.layer === 'confidence');
+      return [item.id, { domain: domainOf(item.id) ?? kb, refused: run ? run.decision === 'abstain' : null, medium }];
     }),
   );
 }
@@ -120,7 +129,18 @@ export function formatBehind(b: BehindReport): string {
     line(head),
     ...body.map(line),
     `the gate alone, full KB: answered citing its own fact ${pct(b.gateFullKbAnswered)}`,
+    'answered right / abstained right / answered wrong: alone | behind gate | behind gate + grounding + fallback (quoted)',
+    ...b.rows.map((r) => `${r.domain} ${r.retrieval} ${r.prompt}: ${outcomeCells(r).join(' | ')}`),
   ].join('\n');
+}
+
+const triple = (o: Outcomes | undefined) =>
+  o === undefined ? '—' : `${pct(o.answeredRight)} / ${pct(o.abstainedRight)} / ${pct(o.answeredWrong)}`;
+
+/** A row's outcomes: alone, behind the gate, behind the gate, grounding and fallback (with the share quoted). */
+function outcomeCells(r: BehindRow): string[] {
+  const f = r.outcomes.withFallback;
+  return [triple(r.outcomes.alone), triple(r.outcomes.behindGate), f ? `${triple(f)} (${pct(f.quoted)})` : '—'];
 }
 
 /** The Markdown section appended to `--markdown` when `--behind` is given. */
@@ -138,6 +158,12 @@ export function renderBehindMarkdown(b: BehindReport): string {
       (r) =>
         `| ${cell(r.domain)} | ${cell(r.retrieval)} | ${cell(r.prompt)} | ${r.n} | ${pct(r.modelAbstained)} | ${pct(r.behindGate)} | ${pct(r.behindGateAndGrounding)} |`,
     ),
+    '',
+    'With the extractive fallback (a draft the grounding check withholds is replaced by the quoted lead fact), each cell answered right / abstained right / answered wrong; with every fact removed no answer is right, so a quoted answer is wrong. In brackets: the share quoted.',
+    '',
+    '| domain | retrieval | prompt | alone | behind gate | behind gate + grounding + fallback |',
+    '|---|---|---|---|---|---|',
+    ...b.rows.map((r) => `| ${cell(r.domain)} | ${cell(r.retrieval)} | ${cell(r.prompt)} | ${outcomeCells(r).join(' | ')} |`),
     '',
   ].join('\n');
 }

@@ -14,6 +14,7 @@ const answer = (
 ): ScoredResponse => ({
   id,
   supported,
+  configuration: 'BASIC_RAG conservative',
   declined: false,
   lexical,
   entailment,
@@ -33,7 +34,7 @@ describe('groundingReport', () => {
       answer('u2', false, 0.2),
       answer('u3', false, 0.8, pass, fail('llm_unavailable')), // a model failure flags (fail closed)
       answer('x', null, 0.4), // unlabelled: counted in n and flagged, not in the rates
-      { id: 'd', supported: false, declined: true, declineWhy: 'opens by declining' },
+      { id: 'd', supported: false, configuration: 'BASIC_RAG conservative', declined: true, declineWhy: 'opens by declining' },
     ]);
     expect(report.summary).toMatchObject({ rows: 7, declined: 1, n: 6, labelled: 5, supported: 2, unsupported: 3, unlabelled: 1 });
     expect(report.checks.lexical).toMatchObject({ unsupportedFlagged: 1 / 3, supportedPassed: 1, flagged: 2 });
@@ -47,6 +48,7 @@ describe('groundingReport', () => {
     expect(report.items.find((i) => i.id === 's2')).toEqual({
       id: 's2',
       supported: true,
+      configuration: 'BASIC_RAG conservative',
       declined: false,
       pass: { lexical: true, entailment: false, combined: false },
       support: 0.6,
@@ -57,6 +59,7 @@ describe('groundingReport', () => {
     expect(report.items.at(-1)).toEqual({
       id: 'd',
       supported: false,
+      configuration: 'BASIC_RAG conservative',
       declined: true,
       declineWhy: 'opens by declining',
       pass: null,
@@ -64,5 +67,17 @@ describe('groundingReport', () => {
       supportAnyEvidence: null,
       weakestClaim: null,
     });
+    // Over the six labelled: a decline abstains; a withheld answer is refused, or quoted (right only when supported);
+    // a check failing as a model failure (u3) refuses even with the fallback.
+    const sixth = (k: number) => Math.round((k / 6) * 10_000) / 10_000;
+    expect(report.outcomes).toEqual([
+      {
+        configuration: 'BASIC_RAG conservative',
+        n: 6,
+        alone: { answeredRight: sixth(2), abstainedRight: sixth(1), answeredWrong: sixth(3) },
+        checksRefuse: { answeredRight: sixth(1), abstainedRight: sixth(3), answeredWrong: sixth(1) },
+        checksFallback: { answeredRight: sixth(2), abstainedRight: sixth(2), answeredWrong: sixth(2), quoted: sixth(2) },
+      },
+    ]);
   });
 });

@@ -91,7 +91,7 @@ describe('eval loo --behind', () => {
     const b = report.behind;
     expect(b.file).toBe(files.path('responses.jsonl'));
     expect(b.rows).toEqual([
-      {
+      expect.objectContaining({
         domain: 'HB',
         retrieval: 'BASIC_RAG',
         prompt: 'conservative',
@@ -99,9 +99,21 @@ describe('eval loo --behind', () => {
         modelAbstained: 0.25,
         behindGate: (1 + gate) / 4,
         behindGateAndGrounding: (3 + (refused('HB-2') ? 1 : 0)) / 4,
-      },
-      { domain: 'HB', retrieval: 'DIRECT', prompt: 'basic', n: 1, modelAbstained: 0, behindGate: refused('HB-1') ? 1 : 0 },
+      }),
+      expect.objectContaining({
+        domain: 'HB',
+        retrieval: 'DIRECT',
+        prompt: 'basic',
+        n: 1,
+        modelAbstained: 0,
+        behindGate: refused('HB-1') ? 1 : 0,
+      }),
     ]);
+    // With the fallback, a withheld draft is quoted instead: abstained right is the gate's share, the rest answered wrong.
+    const outcomes = b.rows[0]!.outcomes;
+    expect(outcomes.alone).toEqual({ answeredRight: 0, abstainedRight: 0.25, answeredWrong: 0.75 });
+    expect(outcomes.withFallback).toMatchObject({ answeredRight: 0, abstainedRight: (1 + gate) / 4, answeredWrong: 1 - (1 + gate) / 4 });
+    expect(b.rows[1]!.outcomes.withFallback).toBeUndefined();
     expect(b.matched).toBe(5);
     expect(b.unmatched).toEqual({ n: 1, byReason: { 'not in this run': 1 }, examples: ['line 6: HB-99 (not in this run)'] });
     expect(b.contextFactsMissing).toBe(0);
@@ -110,6 +122,7 @@ describe('eval loo --behind', () => {
     expect(page).toContain('## Behind the published model answers');
     expect(page).toContain('| HB | DIRECT | basic | 1 | 0.0% |');
     expect(page).toContain('5 published answers matched; 1 not matched (1 not in this run)');
+    expect(page).toContain('| domain | retrieval | prompt | alone | behind gate | behind gate + grounding + fallback |');
   });
 
   it('prints a small table in text mode', async () => {

@@ -45,14 +45,26 @@ describe('the optional entailment check (CANDOR_LLM_ENTAILMENT=true)', () => {
     expect((check!.body.messages as { content: string }[])[1]!.content).toContain('[1] Full-time staff receive 18 days of annual leave');
   });
 
-  it('withholds an answer the judge finds not entailed (ungrounded), and fails closed when the judge fails', async () => {
+  it('withholds an answer the judge finds not entailed and quotes the sources instead; fails closed when the judge fails', async () => {
     fake.script(draft, completion(JSON.stringify({ entailed: false, reasoning: 'Public holidays are not in the facts.' })));
     const d = await app.ask({ question: LEAVE, kb: 'handbook', channel: 'test' }, { record: false });
-    expect(d).toMatchObject({ decision: 'abstain', answer: null });
-    expect(d.reasons[0]).toMatchObject({ layer: 'entailment', code: 'ungrounded', detail: expect.stringContaining('Public holidays') });
+    expect(d).toMatchObject({
+      decision: 'answer',
+      confidence: 'medium',
+      answer: 'Full-time staff receive 18 days of annual leave in each calendar year.',
+    });
+    expect(d.caveat).toMatch(/quoted the sources/);
+    expect(d.reasons).toContainEqual(
+      expect.objectContaining({ layer: 'entailment', pass: false, code: 'ungrounded', detail: expect.stringContaining('Public holidays') }),
+    );
+    // The grounding check passed before the entailment check ran: its support is kept.
+    expect(d.reasons).toContainEqual(expect.objectContaining({ layer: 'grounding', pass: true }));
+    expect(JSON.stringify(d)).not.toContain('plus public holidays');
 
+    // A judge that fails is a model failure, not a verdict on the draft: the ask fails closed, nothing is quoted.
     fake.script(draft, completion('not json'));
     const broken = await app.ask({ question: LEAVE, kb: 'handbook', channel: 'test' }, { record: false });
+    expect(broken).toMatchObject({ decision: 'abstain', answer: null });
     expect(broken.reasons[0]).toMatchObject({ layer: 'entailment', code: 'invalid_output' });
   });
 });

@@ -95,20 +95,50 @@ describe('the LLM behind the gate', () => {
     expect((await row(d.interactionId))?.reason).toBe('llm_unanswerable');
   });
 
-  it('abstains as ungrounded when the answer cites a fact that was not retrieved', async () => {
+  it('a draft citing a fact that was not retrieved is withheld, and the sources are quoted instead', async () => {
     fake.script(reply(true, 'Full-time staff get 18 days of annual leave.', [9]));
     const d = await ask(LEAVE);
-    expect(d.decision).toBe('abstain');
-    expect(d.reasons[0]).toMatchObject({ layer: 'grounding', code: 'ungrounded', detail: expect.stringContaining('[9]') });
-    expect(d.answer).toBeNull();
+    expect(d).toMatchObject({ decision: 'answer', confidence: 'medium', refusal: null });
+    expect(d.reasons).toContainEqual(
+      expect.objectContaining({ layer: 'grounding', pass: false, code: 'ungrounded', detail: expect.stringContaining('[9]') }),
+    );
+    expect(d.evidence.map((e) => e.factId)).toEqual(['HB-1']);
   });
 
-  it('abstains as ungrounded when the answer states a number the cited facts do not', async () => {
+  it('a fabricated draft becomes the extractive answer from the same evidence, caveated and recorded with the withheld check', async () => {
     fake.script((call) => reply(true, 'Full-time staff get 21 days of annual leave.', [factNumber(call, '18 days')]));
     const d = await ask(LEAVE);
-    expect(d.reasons[0]).toMatchObject({ code: 'ungrounded', detail: expect.stringContaining('"21"') });
+    // The lead fact with its source, as extractive mode answers it, at medium with a caveat that says it quotes.
+    expect(d).toMatchObject({ decision: 'answer', confidence: 'medium', refusal: null });
+    expect(d.answer).toBe('Full-time staff receive 18 days of annual leave in each calendar year.');
+    expect(d.evidence).toEqual([expect.objectContaining({ factId: 'HB-1', source: 'handbook#leave' })]);
+    expect(d.caveat).toMatch(/quoted the sources rather than summarising them/);
+    expect(d.generation).toEqual({ model: 'gpt-test', prompt: expect.stringMatching(/^answer@/) });
+    // Every verdict: the model's, the withheld draft's check (with its support) and why the answer is not high.
+    const layers = d.reasons.map((r) => `${r.layer}:${r.code ?? 'pass'}`);
+    expect(layers).toEqual(expect.arrayContaining(['llm:pass', 'grounding:ungrounded', 'confidence:draft_withheld']));
+    expect(d.reasons.find((r) => r.layer === 'grounding')).toMatchObject({
+      pass: false,
+      score: 0,
+      detail: expect.stringContaining('"21"'),
+    });
+    // The withheld draft stays out of the reply and the row; the row keeps the fallback answer and the check.
     expect(JSON.stringify(d)).not.toContain('21 days');
-    expect((await row(d.interactionId))?.groundingSupport).toBe(0);
+    const stored = await row(d.interactionId);
+    expect(stored).toMatchObject({ decision: 'answer', confidence: 'medium', reason: null, groundingSupport: 0, model: 'gpt-test' });
+    expect(stored!.answer).toBe(d.answer);
+    expect(JSON.stringify(stored)).not.toContain('21 days');
+    expect(stored!.verdicts).toContainEqual(expect.objectContaining({ code: 'draft_withheld' }));
+    await processor.forceFlush();
+    const root = exporter.getFinishedSpans().find((s) => s.name === 'candor.ask');
+    expect(root?.attributes).toMatchObject({
+      'candor.decision': 'answer',
+      'candor.reason': 'draft_withheld',
+      'candor.grounding.support': 0,
+    });
+    expect(
+      exporter.getFinishedSpans().some((s) => s.name === 'candor.answer' && s.attributes['candor.answer.mode'] === 'quoted_fallback'),
+    ).toBe(true);
   });
 
   it('malformed JSON is invalid_output, and nothing of it reaches the user', async () => {

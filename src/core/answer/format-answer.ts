@@ -62,6 +62,15 @@ export function formatCaveat(doubts: readonly string[]): string {
   return `I'm not certain this answers your question${why}. This is the closest the knowledge base says; please check the source.`;
 }
 
+/**
+ * The caveat of the extractive fallback: the model's draft could not be backed by the sources, so they are quoted
+ * as they stand, with what else made the gate unsure.
+ */
+export function formatQuotedCaveat(doubts: readonly string[]): string {
+  const why = doubts.length > 0 ? ` Also check: ${doubts.join('; ')}.` : '';
+  return `I quoted the sources rather than summarising them: my summary could not be checked against them.${why} Please check the source.`;
+}
+
 /** What an extractive answer reads: the question's terms and, for its figures and kind, its text. */
 type AskedQuestion = Pick<QuestionAnalysis, 'terms'> & Partial<Pick<QuestionAnalysis, 'text' | 'identifierText'>>;
 

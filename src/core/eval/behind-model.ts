@@ -25,6 +25,16 @@ export interface GatedQuestion {
   readonly domain: string;
   /** Whether the gate refused it with its fact left out; null when it was not asked that way. */
   readonly refused: boolean | null;
+  /** The gate let it through at `medium` (a caveat) with its fact left out; false when refused or high. @default false */
+  readonly medium?: boolean;
+}
+
+/** Where the questions of a configuration ended: shares of its n that sum to 1. */
+export interface Outcomes {
+  /** Answered with an answer the facts support (none here: every question's fact was removed). */
+  readonly answeredRight: number;
+  readonly abstainedRight: number;
+  readonly answeredWrong: number;
 }
 
 export interface BehindRow {
@@ -38,6 +48,18 @@ export interface BehindRow {
   readonly behindGate: number;
   /** And when the grounding check withholding an answer counts too; absent for a configuration without context. */
   readonly behindGateAndGrounding?: number;
+  /**
+   * The three outcomes: the model alone, behind the gate, and behind the gate, the grounding check and the extractive
+   * fallback (a withheld draft is replaced by the gate's extractive answer, which quotes a fact that does not hold the
+   * removed answer, so it is answered wrong); the last absent for a configuration without context. `fallbackAtHighOnly`:
+   * the same with the fallback only when the gate was `high` (a withheld draft behind a `medium` gate refused).
+   */
+  readonly outcomes: {
+    readonly alone: Outcomes;
+    readonly behindGate: Outcomes;
+    readonly withFallback?: Outcomes & { readonly quoted: number };
+    readonly fallbackAtHighOnly?: Outcomes & { readonly quoted: number };
+  };
 }
 
 export type UnmatchedReason = 'not in this run' | 'another domain' | 'not asked with its fact left out' | 'duplicate';
@@ -114,24 +136,46 @@ export function behindModel(
         return { text: text ?? '' };
       });
       const citations = a.citation === null ? [] : [a.citation + 1];
-      if (gated || !checkGrounding({ answer: a.response, citations }, evidence, a.question ? { question: a.question } : {}).pass)
+      if (gated) t.grounded += 1;
+      else if (!checkGrounding({ answer: a.response, citations }, evidence, a.question ? { question: a.question } : {}).pass) {
         t.grounded += 1;
+        t.withheld += 1;
+        if (q.medium) t.withheldMedium += 1;
+      }
     }
   }
   const rows = [...groups.values()]
     .sort((x, y) => x.domain.localeCompare(y.domain) || x.retrieval.localeCompare(y.retrieval) || x.prompt.localeCompare(y.prompt))
-    .map(({ domain, retrieval, prompt, tally: t }): BehindRow => ({
-      domain,
-      retrieval,
-      prompt,
-      n: t.n,
-      modelAbstained: share(t.model, t.n),
-      behindGate: share(t.gate, t.n),
-      // a configuration is checked for grounding only when every one of its answers had context
-      ...(t.withContext === t.n ? { behindGateAndGrounding: share(t.grounded, t.n) } : {}),
-    }));
+    .map(({ domain, retrieval, prompt, tally }) => behindRow(domain, retrieval, prompt, tally));
   const unmatched = Object.values(byReason).reduce((s, c) => s + c, 0);
   return { rows, matched: answers.length - unmatched, unmatched: { n: unmatched, byReason, examples }, contextFactsMissing: missing };
+}
+
+function behindRow(domain: string, retrieval: string, prompt: string, t: Tally): BehindRow {
+  // a configuration is checked for grounding only when every one of its answers had context
+  const checked = t.withContext === t.n;
+  return {
+    domain,
+    retrieval,
+    prompt,
+    n: t.n,
+    modelAbstained: share(t.model, t.n),
+    behindGate: share(t.gate, t.n),
+    ...(checked ? { behindGateAndGrounding: share(t.grounded, t.n) } : {}),
+    outcomes: {
+      alone: removalOutcomes(t.model, t.n),
+      behindGate: removalOutcomes(t.gate, t.n),
+      ...(checked
+        ? {
+            withFallback: { ...removalOutcomes(t.gate, t.n), quoted: share(t.withheld, t.n) },
+            fallbackAtHighOnly: {
+              ...removalOutcomes(t.gate + t.withheldMedium, t.n),
+              quoted: share(t.withheld - t.withheldMedium, t.n),
+            },
+          }
+        : {}),
+    },
+  };
 }
 
 interface Tally {
@@ -140,9 +184,17 @@ interface Tally {
   gate: number;
   withContext: number;
   grounded: number;
+  /** Answers the gate let through that the grounding check withheld (the fallback quotes instead), and those at medium. */
+  withheld: number;
+  withheldMedium: number;
 }
 
-const newTally = (): Tally => ({ n: 0, model: 0, gate: 0, withContext: 0, grounded: 0 });
+const newTally = (): Tally => ({ n: 0, model: 0, gate: 0, withContext: 0, grounded: 0, withheld: 0, withheldMedium: 0 });
+
+/** With every question's fact removed, abstaining is the one right outcome: whatever is answered is wrong. */
+function removalOutcomes(abstained: number, n: number): Outcomes {
+  return { answeredRight: 0, abstainedRight: share(abstained, n), answeredWrong: share(n - abstained, n) };
+}
 
 /** DIRECT (no retrieval) answers had no context: there is nothing to check them against. */
 function hasContext(a: PublishedAnswer): boolean {

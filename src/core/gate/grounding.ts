@@ -58,10 +58,12 @@ export interface GroundingOptions {
 }
 
 /**
- * The support an answer must reach, set on the shared PolicyBench answers (`npm run tune:grounding`):
- * the highest threshold at which 85% of the supported answers pass, CPF and ICA pooled.
+ * The support an answer must reach, set on the shared PolicyBench answers (`npm run tune:grounding`): the highest
+ * threshold at which 85% of the supported answers pass in each domain, CPF and ICA (pooled, 0.56, CPF passed 72%).
+ * Set on one domain, no rule tried reaches 85% passed on the other in both directions: see docs/evaluation.md.
+ * Below it, the answer falls back to quoting its evidence (src/ask/extractive-answer.ts), not to a refusal.
  */
-export const GROUNDING_THRESHOLD = 0.56;
+export const GROUNDING_THRESHOLD = 0.49;
 
 /** How the support score weighs what a claim adds; the defaults are set on the shared data (`npm run tune:grounding`). */
 export interface GroundingWeights {
@@ -162,8 +164,21 @@ export function checkGrounding(
   };
 }
 
-function sentencesOf(text: string): EvidenceSentence[] {
-  return splitSentences(unglue(text)).map(readSentence);
+/** Facts' sentences as read, by text: a KB's facts are shown again and again, so each is read once (bounded). */
+const readFacts = new Map<string, readonly EvidenceSentence[]>();
+const READ_FACTS_MAX = 20_000;
+
+/**
+ * A fact's sentences, read once per text (and so once per KB version: a changed fact is another text). A reading
+ * only ever fills its own lazy fields, so sharing it between answers changes no score.
+ */
+function sentencesOf(text: string): readonly EvidenceSentence[] {
+  const known = readFacts.get(text);
+  if (known) return known;
+  const read = splitSentences(unglue(text)).map(readSentence);
+  if (readFacts.size >= READ_FACTS_MAX) readFacts.delete(readFacts.keys().next().value as string);
+  readFacts.set(text, read);
+  return read;
 }
 
 /** Scraped text glues sentences ("account.If you"): a lower-case letter, "." and a capital is a boundary. */

@@ -24,7 +24,9 @@ export type TierCode =
   | 'exclusion_exception'
   | 'lead_not_best'
   | 'qualifier_contradicted'
-  | 'lead_in_line';
+  | 'lead_in_line'
+  /** With a model: its draft failed the grounding or entailment check, so the answer quotes the sources instead. */
+  | 'draft_withheld';
 
 /**
  * One layer's verdict. `code` is null when the layer passed, except for the `confidence` layer, whose passing

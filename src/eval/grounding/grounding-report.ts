@@ -1,6 +1,7 @@
 import { flaggingFigures, type Estimate, type FlaggingConfusion, type JudgedAnswer } from '../../core/eval/flagging-figures.js';
 import { GROUNDING_THRESHOLD } from '../../core/gate/grounding.js';
 import { ABSTENTION_RULE_ID } from '../../core/judge/abstention-detector.js';
+import { groundingOutcomes, type ConfigurationOutcomes } from './grounding-outcomes.js';
 import type { ScoredResponse } from './score-response.js';
 
 export interface Interval {
@@ -56,6 +57,8 @@ export interface GroundingReport {
     readonly bootstrap: { readonly iterations: number; readonly confidence: number; readonly seed: number };
   };
   readonly checks: { readonly lexical: LexicalFigures; readonly entailment?: EntailmentFigures };
+  /** Per configuration: answered right, abstained right, answered wrong — alone, checks as refusals, checks + fallback. */
+  readonly outcomes: readonly ConfigurationOutcomes[];
   readonly items: readonly (GroundingItem | DeclinedItem)[];
 }
 
@@ -120,6 +123,7 @@ export function groundingReport(responses: readonly ScoredResponse[]): Grounding
           }
         : {}),
     },
+    outcomes: groundingOutcomes(responses),
     items: responses.map(item),
   };
 }

@@ -3,7 +3,10 @@ import { z } from 'zod';
 import { readJsonl } from '../../kb/read-jsonl.js';
 import { CandorError } from '../../kernel/errors.js';
 
-/** One line of `candor eval grounding --responses FILE`; other fields (domain, model, …) are allowed and ignored. */
+/**
+ * One line of `candor eval grounding --responses FILE`; `retrieval_type` and `system_prompt`, when given, name the
+ * configuration the outcomes are grouped by; other fields (domain, model, …) are allowed and ignored.
+ */
 export const GROUNDING_FORMAT = '{"id","question","response","context":[fact texts],"cited":[0-based indices]?,"supported"?}';
 
 const Row = z.object({
@@ -19,6 +22,9 @@ const Row = z.object({
   cited: z.array(z.number().int().min(0, 'must be 0-based indices (0 or more)')).max(100).optional(),
   /** The reference: is the response supported by its context? Absent or null: not known. */
   supported: z.boolean().nullish(),
+  /** The model configuration that wrote it (PolicyBench's fields), for the outcomes per configuration. */
+  retrieval_type: z.string().trim().max(200).optional(),
+  system_prompt: z.string().trim().max(200).optional(),
 });
 
 export type GroundingRow = z.infer<typeof Row>;

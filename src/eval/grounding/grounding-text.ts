@@ -1,4 +1,5 @@
 import type { FlaggingConfusion } from '../../core/eval/flagging-figures.js';
+import type { ConfigurationOutcomes, OutcomeShares } from './grounding-outcomes.js';
 import type { CheckFigures, GroundingReport, Interval } from './grounding-report.js';
 
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
@@ -45,8 +46,17 @@ export function formatGroundingReport(report: GroundingReport): string {
     ...confusionLines(s.confusion),
     '',
     `95% percentile bootstrap intervals, ${s.bootstrap.iterations} resamples, seed ${s.bootstrap.seed}.`,
+    '',
+    'Answered right / abstained right / answered wrong (no gate here): alone | checks refuse | checks + fallback (quoted)',
+    ...report.outcomes.map((o) => `${o.configuration} (n ${o.n}): ${outcomeCells(o).join(' | ')}`),
   );
   return lines.join('\n');
+}
+
+const triple = (o: OutcomeShares) => `${pct(o.answeredRight)} / ${pct(o.abstainedRight)} / ${pct(o.answeredWrong)}`;
+
+function outcomeCells(o: ConfigurationOutcomes): string[] {
+  return [triple(o.alone), triple(o.checksRefuse), `${triple(o.checksFallback)} (${pct(o.checksFallback.quoted)})`];
 }
 
 function confusionLines(c: FlaggingConfusion): string[] {
@@ -82,6 +92,12 @@ export function renderGroundingMarkdown(responsesFile: string, report: Grounding
     `| unsupported | ${s.confusion.unsupported.passed} | ${s.confusion.unsupported.flagged} |`,
     '',
     `95% percentile bootstrap intervals in brackets (${s.bootstrap.iterations} resamples, seed ${s.bootstrap.seed}).`,
+    '',
+    'Answered right / abstained right / answered wrong per configuration, over the labelled responses (no gate here: behind the gate, see `eval loo --behind`). Checks + fallback: a withheld answer is replaced by the quoted evidence, right when the answer was supported; in brackets the share quoted.',
+    '',
+    '| configuration | n | alone | checks refuse | checks + fallback |',
+    '|---|---|---|---|---|',
+    ...report.outcomes.map((o) => `| ${o.configuration.replace(/[|\n]/g, ' ')} | ${o.n} | ${outcomeCells(o).join(' | ')} |`),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -17,6 +17,7 @@ export type ScoredResponse =
   | {
       readonly id: string;
       readonly supported: boolean | null;
+      readonly configuration: string;
       readonly declined: true;
       /** Why the refusal rule judge read it as declining. */
       readonly declineWhy: string;
@@ -24,6 +25,7 @@ export type ScoredResponse =
   | {
       readonly id: string;
       readonly supported: boolean | null;
+      readonly configuration: string;
       readonly declined: false;
       readonly lexical: CheckOutcome;
       /** Present when a model is configured with CANDOR_LLM_ENTAILMENT. */
@@ -44,7 +46,9 @@ export type ScoredResponse =
  * Every check runs on every answer, so each can be measured on its own.
  */
 export async function scoreResponse(llm: Llm | null, row: GroundingRow): Promise<ScoredResponse> {
-  const base = { id: row.id, supported: row.supported ?? null };
+  const prompt = row.system_prompt?.replace(/_(llm_)?prompt$/, '');
+  const configuration = [row.retrieval_type, prompt].filter(Boolean).join(' ') || 'all';
+  const base = { id: row.id, supported: row.supported ?? null, configuration };
   const refusal = detectAbstention(row.response, row.question);
   if (refusal.abstains) return { ...base, declined: true, declineWhy: refusal.why };
   const draft = { answer: row.response, citations: (row.cited ?? []).map((i) => i + 1) };

@@ -27,7 +27,7 @@ describe('behindModel', () => {
     ['HB_1', { domain: 'HB', refused: true }],
     ['HB_3', { domain: 'HB', refused: false }],
     ['HB_5', { domain: 'HB', refused: false }],
-    ['HB_6', { domain: 'HB', refused: false }],
+    ['HB_6', { domain: 'HB', refused: false, medium: true }],
     ['HB_7', { domain: 'HB', refused: null }],
   ]);
 
@@ -53,9 +53,28 @@ describe('behindModel', () => {
         modelAbstained: 0.25,
         behindGate: 0.5,
         behindGateAndGrounding: 0.75,
+        // Every fact was removed: nothing answered is right. The withheld draft (HB_6) is quoted instead, and wrong;
+        // with the fallback only behind a high gate, HB_6 (medium) is refused.
+        outcomes: {
+          alone: { answeredRight: 0, abstainedRight: 0.25, answeredWrong: 0.75 },
+          behindGate: { answeredRight: 0, abstainedRight: 0.5, answeredWrong: 0.5 },
+          withFallback: { answeredRight: 0, abstainedRight: 0.5, answeredWrong: 0.5, quoted: 0.25 },
+          fallbackAtHighOnly: { answeredRight: 0, abstainedRight: 0.75, answeredWrong: 0.25, quoted: 0 },
+        },
       },
       // no context: nothing to check an answer against
-      { domain: 'HB', retrieval: 'DIRECT', prompt: 'conservative', n: 2, modelAbstained: 0.5, behindGate: 1 },
+      {
+        domain: 'HB',
+        retrieval: 'DIRECT',
+        prompt: 'conservative',
+        n: 2,
+        modelAbstained: 0.5,
+        behindGate: 1,
+        outcomes: {
+          alone: { answeredRight: 0, abstainedRight: 0.5, answeredWrong: 0.5 },
+          behindGate: { answeredRight: 0, abstainedRight: 1, answeredWrong: 0 },
+        },
+      },
     ]);
     expect(summary).toMatchObject({ matched: 6, unmatched: { n: 0 }, contextFactsMissing: 0 });
   });
