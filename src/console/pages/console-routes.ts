@@ -5,6 +5,7 @@ import type { ConsoleSettings } from '../../config/console-settings.js';
 import type { ConsoleGaps } from '../console-gaps.js';
 import type { ConsoleFactEdits, ConsoleReads } from '../console-reads.js';
 import type { ConsoleReview } from '../console-review.js';
+import type { ConsoleSessions } from '../console-sessions.js';
 import { askRoute } from './ask-route.js';
 import { authenticate, presentsCredentials, sameOrigin } from './console-auth.js';
 import type { ConsoleHandler } from './console-context.js';
@@ -18,8 +19,7 @@ import { NAV } from './layout.js';
 import { consoleOffPage } from './login-page.js';
 import { agreementRoute, gapsRoute, overviewRoute } from './report-routes.js';
 import { reviewRoutes } from './review-routes.js';
-import type { SignInLinks } from './sign-in-link.js';
-import { loginRoute, logout, refuse } from './sign-in-routes.js';
+import { loginRoute, logout, refuse, signOutEverywhere } from './sign-in-routes.js';
 import { signInThrottle } from './sign-in-throttle.js';
 
 export interface ConsoleDeps {
@@ -36,14 +36,22 @@ export interface ConsoleDeps {
   readonly defaultKb: string;
   readonly maxBodyBytes: number;
   readonly now?: () => number;
-  /** The one-time sign-in links serve prints (`/login?code=…`); absent: a link never signs in. */
-  readonly signInLinks?: SignInLinks | undefined;
+  /** Sign-in sessions and the one-time links serve prints (`/login?code=…`), in the store every replica shares. */
+  readonly sessions: ConsoleSessions;
 }
 
-const PAGES = new Set<string>([...NAV.map((n) => n.path), '/login', '/logout', '/console.css', '/interactions.csv', '/interactions.jsonl']);
+const PAGES = new Set<string>([
+  ...NAV.map((n) => n.path),
+  '/login',
+  '/logout',
+  '/sign-out-everywhere',
+  '/console.css',
+  '/interactions.csv',
+  '/interactions.jsonl',
+]);
 const DETAIL = /^\/(?:interactions\/\d{1,15}|review\/\d{1,9}|gaps\/\d{1,9}(?:\/answer|\/dismiss)?)$/;
 /** Where a signed-in viewer may post a form (each checked for its CSRF token). */
-const POSTABLE = /^\/(?:ask|facts|review\/\d{1,9}|gaps\/\d{1,9}\/(?:answer|dismiss))$/;
+const POSTABLE = /^\/(?:ask|facts|sign-out-everywhere|review\/\d{1,9}|gaps\/\d{1,9}\/(?:answer|dismiss))$/;
 
 /**
  * The console at `/`: overview, interactions (with exports), KB gaps, expert facts, the review queue with
@@ -77,11 +85,11 @@ export function consoleRoutes(deps: ConsoleDeps): Route {
         'retry-after': String(wait),
       });
     }
-    const viewer = authenticate(req, deps.settings, now());
+    const viewer = await authenticate(req, deps.settings, deps.sessions, now());
     if (!viewer.ok && viewer.presented) throttle.failed(client);
 
     if (path === '/login') return login({ req, res, url, reading, code, signedIn: viewer.ok, failed: () => throttle.failed(client) });
-    if (path === '/logout') return logout(res);
+    if (path === '/logout') return logout(req, res, deps.sessions, now());
     if (!viewer.ok) return refuse(res, deps.settings, `${path}${url.search}`);
     if (!reading && !POSTABLE.test(path)) return send(res, 405, 'Method not allowed', 'text/plain; charset=utf-8', { allow: 'GET' });
     const request = await signedInRequest({ req, res, url, reading }, viewer, deps);
@@ -99,6 +107,7 @@ function pageHandlers(deps: ConsoleDeps & { now: () => number }): ConsoleHandler
     '/facts': (r) => factsRoute(deps, r),
     '/agreement': (r) => agreementRoute(deps, r),
     '/ask': (r) => askRoute(deps, r),
+    '/sign-out-everywhere': (r) => (r.reading ? Promise.resolve(false) : signOutEverywhere(deps, r)),
   };
   return [
     interactionsRoutes({ reads: deps.reads, traceUrl: deps.settings.traceUrl, now: deps.now, gaps: deps.gaps }),
