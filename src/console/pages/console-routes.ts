@@ -21,6 +21,7 @@ import { agreementRoute, gapsRoute, overviewRoute } from './report-routes.js';
 import { reviewRoutes } from './review-routes.js';
 import { loginRoute, logout, refuse, signOutEverywhere } from './sign-in-routes.js';
 import { signInThrottle } from './sign-in-throttle.js';
+import { unavailableWhileStoreDown } from './store-down.js';
 
 export interface ConsoleDeps {
   /** The store's reads, as functions (the console holds no database handle). */
@@ -60,13 +61,14 @@ const POSTABLE = /^\/(?:ask|facts|sign-out-everywhere|review\/\d{1,9}|gaps\/\d{1
  * retired, re-confirmed or edited, review labels by configured reviewers, and gaps answered or marked not for the KB by
  * the KB's console experts. A browser's post must carry the
  * page's CSRF token (a hidden field) besides coming from this origin; a script with a bearer token needs none.
+ * While the store cannot be reached every page and form answers 503 with a plain message (as the API does).
  */
 export function consoleRoutes(deps: ConsoleDeps): Route {
   const now = deps.now ?? Date.now;
   const throttle = signInThrottle(now);
   const login = loginRoute({ ...deps, now });
   const handlers = pageHandlers({ ...deps, now });
-  return async (req, res) => {
+  return unavailableWhileStoreDown(async (req, res) => {
     const url = requestUrl(req);
     const path = url.pathname;
     if (!PAGES.has(path) && !DETAIL.test(path)) return false;
@@ -96,7 +98,7 @@ export function consoleRoutes(deps: ConsoleDeps): Route {
     if (request === true) return true;
     for (const handler of handlers) if (await handler(request)) return true;
     return false;
-  };
+  });
 }
 
 /** The routing table of the signed-in pages: one handler per page, and the interactions and review pages' own. */
