@@ -109,7 +109,10 @@ function pageHandlers(deps: ConsoleDeps & { now: () => number }): ConsoleHandler
     '/facts': (r) => factsRoute(deps, r),
     '/agreement': (r) => agreementRoute(deps, r),
     '/ask': (r) => askRoute(deps, r),
-    '/sign-out-everywhere': (r) => (r.reading ? Promise.resolve(false) : signOutEverywhere(deps, r)),
+    '/sign-out-everywhere': async (r) =>
+      r.reading
+        ? send(r.res, 405, 'Use the Sign out everywhere button (a POST).', 'text/plain; charset=utf-8', { allow: 'POST' })
+        : signOutEverywhere(deps, r),
   };
   return [
     interactionsRoutes({ reads: deps.reads, traceUrl: deps.settings.traceUrl, now: deps.now, gaps: deps.gaps }),
