@@ -9,8 +9,9 @@ import { createConsoleGaps } from '../console/console-gaps.js';
 import { createConsoleFactEdits, createConsoleReads } from '../console/console-reads.js';
 import { createConsoleReview } from '../console/console-review.js';
 import { createConsoleSources } from '../console/console-sources.js';
+import { createConsoleSessions } from '../console/console-sessions.js';
 import { consoleRoutes } from '../console/pages/console-routes.js';
-import { consoleStartLine, signInLinks, type SignInLinks } from '../console/pages/sign-in-link.js';
+import { consoleStartLine, signInLinks } from '../console/pages/sign-in-link.js';
 import { startExpertDelivery } from '../gaps/expert-delivery.js';
 import { createExpertDesk } from '../gaps/expert-desk.js';
 import type { ExpertDesk } from '../gaps/expert-types.js';
@@ -71,10 +72,9 @@ async function start(app: Candor, started: Stop[]): Promise<void> {
   // Indexes are built off the request path from now on, starting with every KB the channels name.
   const served = mappedKbs(app.config.channels, app.config.kb.defaultName);
   app.indexes.serveWhileBuilding({ maxWaitMs: app.config.kb.indexWaitMs });
-  const links = signInLinks();
   // One experts desk for the chat channels and the console: a gap closed in the console updates its chat posts at once.
   const chat = createChatServices(app);
-  const routes = httpRoutes(app, served, links, chat.experts);
+  const routes = httpRoutes(app, served, chat.experts);
   const channels = ['http'];
   await checkChannelKbs(app.config.channels, app.config.kb.defaultName, (kb) => kbStatus(app.store.db, kb));
   // A chat channel that cannot start (Slack rejects the token) stops the whole start: exit non-zero, say why.
@@ -111,10 +111,13 @@ async function start(app: Candor, started: Stop[]): Promise<void> {
     },
   });
   started.push(() => schedules.stop());
+  // The printed link is stored (as a digest), so it signs in on whichever replica the browser reaches.
+  const links = signInLinks(createConsoleSessions(app.store.db));
+  const startLine = await consoleStartLine(running.url, app.config.console, { production: app.config.production, links });
   process.stderr.write(
     `Candor is serving on ${running.url} (store: ${app.store.kind}, channels: ${channels.join(', ')})\n` +
       `Ask: curl -s ${running.url}/api/ask -H 'content-type: application/json' -d '{"question":"What does MediShield Life cover?"}'\n` +
-      `Console: ${consoleStartLine(running.url, app.config.console, { production: app.config.production, links })}\n`,
+      `Console: ${startLine}\n`,
   );
   if (app.config.production && app.config.telemetry.userHashSalt === 'candor') {
     app.log('warn', 'CANDOR_USER_HASH_SALT is the default: set a secret of your own so stored user hashes cannot be recomputed');
@@ -140,7 +143,7 @@ async function stopAll(started: readonly Stop[], log: Candor['log']): Promise<bo
  * `experts` is the desk the chat channels attached to (serve passes it); without one the console's desk posts and
  * tells nothing itself, as the CLI's does, and the server's delivery tells the askers.
  */
-export function httpRoutes(app: Candor, served: readonly string[], links?: SignInLinks, experts?: ExpertDesk): Route[] {
+export function httpRoutes(app: Candor, served: readonly string[], experts?: ExpertDesk): Route[] {
   const routes: Route[] = [
     apiRoutes({
       ask: app.ask,
@@ -181,7 +184,7 @@ export function httpRoutes(app: Candor, served: readonly string[], links?: SignI
       settings: app.config.console,
       defaultKb: app.config.kb.defaultName,
       maxBodyBytes: app.config.http.maxBodyBytes,
-      signInLinks: links,
+      sessions: createConsoleSessions(app.store.db),
     }),
   );
   return routes;

@@ -11,7 +11,12 @@ import type { Settings } from './settings-schema.js';
  */
 export function deriveConfig(s: Settings, problems: Problem[]) {
   return {
-    store: { databaseUrl: s.DATABASE_URL, dataDir: s.CANDOR_DATA_DIR },
+    store: {
+      databaseUrl: s.DATABASE_URL,
+      dataDir: s.CANDOR_DATA_DIR,
+      checkpointMs: s.CANDOR_EMBEDDED_CHECKPOINT_MS,
+      checkpointWalMb: s.CANDOR_EMBEDDED_CHECKPOINT_WAL_MB,
+    },
     kb: kbSettings(s),
     /** Per-file limits of `candor ingest` (IngestLimits): pass as `ingestPaths(…, { limits: config.ingest })`. */
     ingest: ingestLimits(s),

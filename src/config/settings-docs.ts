@@ -28,6 +28,10 @@ export const SETTINGS_GROUPS: readonly SettingsGroup[] = [
       CANDOR_DATA_DIR: 'The embedded PostgreSQL (PGlite) data folder, used when `DATABASE_URL` is unset. One process at a time holds it.',
       DATABASE_URL:
         'A PostgreSQL server instead of the embedded store (a pool of up to 10 connections per process); migrations apply on start, once across replicas.',
+      CANDOR_EMBEDDED_CHECKPOINT_MS:
+        'Embedded store: how often it checkpoints while anything is written (`0`: by WAL amount and at shutdown only). A process that is killed (SIGKILL, out of memory) replays the WAL written since the last checkpoint on its next start ([checkpoints](production.md#embedded-store-checkpoints)).',
+      CANDOR_EMBEDDED_CHECKPOINT_WAL_MB:
+        'Embedded store: it also checkpoints when this much WAL has been written since the last checkpoint (looked at every 5 s), whatever the time.',
     },
   },
   {

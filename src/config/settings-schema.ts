@@ -31,6 +31,10 @@ export const settingsSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// or postgresql:// URL')
     .optional(),
+  // The embedded store checkpoints this often while written to (0: by WAL amount and at shutdown only), and after
+  // this much WAL: what a killed process replays on its next start.
+  CANDOR_EMBEDDED_CHECKPOINT_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
+  CANDOR_EMBEDDED_CHECKPOINT_WAL_MB: z.coerce.number().int().min(16).max(16_384).default(128),
   CANDOR_KB: z
     .string()
     .regex(/^[\w.-]{1,64}$/, 'expected a name of letters, digits, _ . -')

@@ -14,6 +14,7 @@ import type { Log } from '../kernel/log.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { openDurablePglite } from './durable-pglite.js';
 import { KB_CHANGE_CHANNEL, listenForKbChanges, type KbChangeNotify } from './kb-change-listener.js';
+import { startPeriodicCheckpoint } from './periodic-checkpoint.js';
 import { PgliteGuard } from './pglite-guard.js';
 import * as schema from './schema.js';
 import { probeWrite } from './write-probe.js';
@@ -61,16 +62,23 @@ export interface StoreOptions {
   readonly purpose?: string;
   /** Where the embedded store says it stopped or reopened after a failed write. */
   readonly log?: Log;
+  /** Embedded folder: checkpoint this often when anything was written (0: by WAL amount and at shutdown only). @default 300000 */
+  readonly checkpointMs?: number;
+  /** Embedded folder: checkpoint once this much WAL has piled up since the last one (looked at every 5 s). @default 128 */
+  readonly checkpointWalMb?: number;
 }
+
+/** How often an embedded store checkpoints while written to (CANDOR_EMBEDDED_CHECKPOINT_MS). */
+export const DEFAULT_CHECKPOINT_MS = 300_000;
+/** The WAL after which an embedded store checkpoints at once (CANDOR_EMBEDDED_CHECKPOINT_WAL_MB). */
+export const DEFAULT_CHECKPOINT_WAL_MB = 128;
 
 const MIGRATIONS = fileURLToPath(new URL('../../migrations', import.meta.url));
 
 /** Opens the configured database and applies pending migrations (safe to run on every start). */
 export async function openStore(options: StoreOptions): Promise<Store> {
   try {
-    return options.databaseUrl
-      ? await openPostgres(options.databaseUrl, options.poolSize ?? 10)
-      : await openPglite(options.dataDir, options.purpose ?? 'candor', options.log);
+    return options.databaseUrl ? await openPostgres(options.databaseUrl, options.poolSize ?? 10) : await openPglite(options);
   } catch (cause) {
     if (cause instanceof CandorError) throw cause;
     const where = options.databaseUrl ? 'the PostgreSQL server in DATABASE_URL' : `the embedded database in ${options.dataDir}`;
@@ -78,7 +86,9 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   }
 }
 
-async function openPglite(dataDir: string, purpose: string, log: Log | undefined): Promise<Store> {
+async function openPglite(options: StoreOptions): Promise<Store> {
+  const { dataDir, log } = options;
+  const purpose = options.purpose ?? 'candor';
   const inMemory = dataDir.startsWith('memory://');
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
   const lock = inMemory ? null : await lockDataDir(dataDir, purpose);
@@ -103,6 +113,14 @@ async function openPglite(dataDir: string, purpose: string, log: Log | undefined
     lock?.release();
     throw error;
   }
+  // An in-memory database has no WAL on disk to replay.
+  const checkpoints = inMemory
+    ? null
+    : startPeriodicCheckpoint(guard, {
+        everyMs: options.checkpointMs ?? DEFAULT_CHECKPOINT_MS,
+        walBytes: (options.checkpointWalMb ?? DEFAULT_CHECKPOINT_WAL_MB) * 2 ** 20,
+        log,
+      });
   // One process owns a PGlite directory, so an in-process lock is the whole story.
   const held = new Set<string>();
   return {
@@ -124,6 +142,7 @@ async function openPglite(dataDir: string, purpose: string, log: Log | undefined
       }
     },
     async close() {
+      checkpoints?.stop();
       try {
         // On a folder that no longer takes writes, a clean close (a checkpoint) would fail or hang: the next start replays the WAL.
         const writable =

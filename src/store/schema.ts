@@ -3,9 +3,10 @@
  * file per concern: knowledge (KBs, documents, facts, embeddings, gate
  * settings), interactions (the inbox and one row per question), review (samples,
  * labels, judges, agreement reports), gaps (asker feedback, knowledge gaps and
- * the expert requests that close them). Migrations are generated from it.
+ * the expert requests that close them), console (sign-in sessions and links). Migrations are generated from it.
  */
 
+export * from './schema/console.js';
 export * from './schema/gaps.js';
 export * from './schema/interactions.js';
 export * from './schema/knowledge.js';

@@ -58,7 +58,7 @@ describe('gap actions in the console', () => {
     await ingestPaths(app.store.db, [files.path('handbook.jsonl')], { kb: 'default' });
     chat = createChatServices(app);
     channel = await startSlackChannel(chat, { reactionDelayMs: 60_000, retries: 1 });
-    server = await startHttpServer([channel.route!, ...httpRoutes(app, [], undefined, chat.experts)], {
+    server = await startHttpServer([channel.route!, ...httpRoutes(app, [], chat.experts)], {
       host: '127.0.0.1',
       port: 0,
       log: app.log,

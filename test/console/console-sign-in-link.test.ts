@@ -4,6 +4,7 @@ import { buildCandor, type Candor } from '../../src/app/main.js';
 import { startHttpServer, type RunningServer } from '../../src/channels/http/http-server.js';
 import { consoleSettings } from '../../src/config/console-settings.js';
 import { createConsoleFactEdits, createConsoleReads } from '../../src/console/console-reads.js';
+import { createConsoleSessions } from '../../src/console/console-sessions.js';
 import { consoleRoutes } from '../../src/console/pages/console-routes.js';
 import { consoleStartLine, SIGN_IN_LINK_MS, signInLinks, type SignInLinks } from '../../src/console/pages/sign-in-link.js';
 import { SIGN_IN_FAILURES, SIGN_IN_WINDOW_MS } from '../../src/console/pages/sign-in-throttle.js';
@@ -23,7 +24,8 @@ describe('a console sign-in link', () => {
 
   beforeAll(async () => {
     app = await buildCandor(testConfig({ CANDOR_CONSOLE_TOKEN: TOKEN }));
-    links = signInLinks({ now: () => now });
+    const sessions = createConsoleSessions(app.store.db);
+    links = signInLinks(sessions, { now: () => now });
     const routes = consoleRoutes({
       reads: createConsoleReads(app.store.db, app.indexes),
       facts: createConsoleFactEdits(app.store.db),
@@ -32,7 +34,7 @@ describe('a console sign-in link', () => {
       defaultKb: 'default',
       maxBodyBytes: 65_536,
       now: () => now,
-      signInLinks: links,
+      sessions,
     });
     server = await startHttpServer([routes], { host: '127.0.0.1', port: 0, log: app.log });
   });
@@ -45,13 +47,13 @@ describe('a console sign-in link', () => {
   const follow = (code: string, headers: Record<string, string> = {}) => get(`/login?code=${encodeURIComponent(code)}`, headers);
   const cookieOf = (res: Response) => res.headers.get('set-cookie')?.split(';')[0];
 
-  it('signs a browser in once, with the session cookie the token would give, and sends it to the overview', async () => {
+  it('signs a browser in once, with a session of its own as the token would give, and sends it to the overview', async () => {
     freshWindow();
-    const signedIn = await follow(links.issue());
+    const signedIn = await follow(await links.issue());
     expect(signedIn.status).toBe(303);
     expect(signedIn.headers.get('location')).toBe('/');
     const setCookie = signedIn.headers.get('set-cookie')!;
-    expect(setCookie).toMatch(/^candor_console=\d+\.[\w-]+; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/);
+    expect(setCookie).toMatch(/^candor_console=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/);
 
     const byToken = await fetch(`${server.url}/login`, {
       method: 'POST',
@@ -59,7 +61,8 @@ describe('a console sign-in link', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
       body: new URLSearchParams({ token: TOKEN, next: '/' }).toString(),
     });
-    expect(cookieOf(byToken)).toBe(cookieOf(signedIn)); // the same session, signed with the same key, at the same time
+    expect(cookieOf(byToken)).toMatch(/^candor_console=[\w-]{43}$/);
+    expect(cookieOf(byToken)).not.toBe(cookieOf(signedIn)); // the same instant, yet a session of its own
 
     const overview = await get('/', { cookie: cookieOf(signedIn)! });
     expect(overview.status).toBe(200);
@@ -68,7 +71,7 @@ describe('a console sign-in link', () => {
 
   it('a second use of the same link gets the sign-in page saying why, and no session', async () => {
     freshWindow();
-    const code = links.issue();
+    const code = await links.issue();
     expect((await follow(code)).status).toBe(303);
     const again = await follow(code);
     expect(again.status).toBe(401);
@@ -80,8 +83,8 @@ describe('a console sign-in link', () => {
 
   it('expires 15 minutes after it was issued', async () => {
     freshWindow();
-    const late = links.issue();
-    const justInTime = links.issue();
+    const late = await links.issue();
+    const justInTime = await links.issue();
     now += SIGN_IN_LINK_MS - 1;
     expect((await follow(justInTime)).status).toBe(303);
     now += 1;
@@ -98,7 +101,7 @@ describe('a console sign-in link', () => {
       expect(wrong.status).toBe(401);
       expect(await wrong.text()).toContain(SPENT);
     }
-    const code = links.issue();
+    const code = await links.issue();
     const held = await follow(code);
     expect(held.status).toBe(429);
     expect(Number(held.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -108,7 +111,7 @@ describe('a console sign-in link', () => {
 
   it('a browser already signed in that follows a spent link is sent to the overview, not asked to sign in', async () => {
     freshWindow();
-    const code = links.issue();
+    const code = await links.issue();
     const cookie = cookieOf(await follow(code))!;
     const again = await follow(code, { cookie });
     expect(again.status).toBe(303);
@@ -119,34 +122,42 @@ describe('a console sign-in link', () => {
 
 describe('the Console line serve prints', () => {
   const url = 'http://127.0.0.1:3000';
-  const links = signInLinks();
+  let app: Candor;
+  let links: SignInLinks;
+  beforeAll(async () => {
+    app = await buildCandor(testConfig());
+    links = signInLinks(createConsoleSessions(app.store.db));
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
 
-  it('with a token: a one-time link with a fresh code of 256 bits each start, never the token', () => {
+  it('with a token: a one-time link with a fresh code of 256 bits each start, never the token', async () => {
     const settings = consoleSettings({ CANDOR_CONSOLE_TOKEN: TOKEN });
-    const first = consoleStartLine(url, settings, { production: false, links });
-    const second = consoleStartLine(url, settings, { production: false, links });
+    const first = await consoleStartLine(url, settings, { production: false, links });
+    const second = await consoleStartLine(url, settings, { production: false, links });
     expect(first).toMatch(/^http:\/\/127\.0\.0\.1:3000\/login\?code=[\w-]{43} \(a sign-in link: works once, for 15 minutes; /);
     const code = (line: string) => /code=([\w-]+)/.exec(line)![1]!;
     expect(code(first)).not.toBe(code(second));
     expect(first).not.toContain(TOKEN);
-    expect(links.redeem(code(first))).toBe(true);
+    expect(await links.redeem(code(first))).toBe(true);
   });
 
-  it('in production (whose output is kept in logs): the address and where the token comes from, no link', () => {
-    const line = consoleStartLine(url, consoleSettings({ CANDOR_CONSOLE_TOKEN: TOKEN }), { production: true, links });
+  it('in production (whose output is kept in logs): the address and where the token comes from, no link', async () => {
+    const line = await consoleStartLine(url, consoleSettings({ CANDOR_CONSOLE_TOKEN: TOKEN }), { production: true, links });
     expect(line).toBe('http://127.0.0.1:3000/ (sign in with CANDOR_CONSOLE_TOKEN; no sign-in link is printed in production)');
   });
 
-  it('with basic auth only: where the credentials come from, never a password', () => {
-    const line = consoleStartLine(url, consoleSettings({ CANDOR_CONSOLE_BASIC_AUTH: 'dana:correct horse battery' }), {
+  it('with basic auth only: where the credentials come from, never a password', async () => {
+    const line = await consoleStartLine(url, consoleSettings({ CANDOR_CONSOLE_BASIC_AUTH: 'dana:correct horse battery' }), {
       production: false,
       links,
     });
     expect(line).toBe('http://127.0.0.1:3000/ (sign in with a user and password from CANDOR_CONSOLE_BASIC_AUTH)');
   });
 
-  it('off: how to turn it on', () => {
-    expect(consoleStartLine(url, consoleSettings({}), { production: false, links })).toBe(
+  it('off: how to turn it on', async () => {
+    expect(await consoleStartLine(url, consoleSettings({}), { production: false, links })).toBe(
       'off (set CANDOR_CONSOLE_TOKEN or CANDOR_CONSOLE_BASIC_AUTH to open it)',
     );
   });

@@ -10,6 +10,7 @@ import { startSlackChannel, type SlackChannel } from '../../src/channels/slack/s
 import { startTeamsChannel, type TeamsChannel } from '../../src/channels/teams/teams-channel.js';
 import { loadConfig } from '../../src/config.js';
 import { createConsoleFactEdits, createConsoleReads } from '../../src/console/console-reads.js';
+import { createConsoleSessions } from '../../src/console/console-sessions.js';
 import { consoleRoutes } from '../../src/console/pages/console-routes.js';
 import { startExpertDelivery } from '../../src/gaps/expert-delivery.js';
 import { kbGapReport } from '../../src/gaps/kb-gaps.js';
@@ -145,6 +146,7 @@ describe('closing knowledge gaps: Slack and Teams askers, experts in both, a res
           settings: app.config.console,
           defaultKb: 'default',
           maxBodyBytes: 65_536,
+          sessions: createConsoleSessions(app.store.db),
         }),
       ],
       { host: '127.0.0.1', port: 0, log: app.log },

@@ -5,6 +5,7 @@ import { apiRoutes } from '../../src/channels/http/api-routes.js';
 import { startHttpServer } from '../../src/channels/http/http-server.js';
 import { agreementHistory, filterChoices, findInteraction, reviewSamplesPage } from '../../src/console/console-queries.js';
 import { createConsoleFactEdits, createConsoleReads } from '../../src/console/console-reads.js';
+import { createConsoleSessions } from '../../src/console/console-sessions.js';
 import { listInteractions } from '../../src/console/interaction-list.js';
 import { overview } from '../../src/console/overview-query.js';
 import { consoleRoutes } from '../../src/console/pages/console-routes.js';
@@ -58,6 +59,7 @@ describe('KB gaps: thirty refusals on three topics', () => {
             settings: app.config.console,
             defaultKb: 'handbook',
             maxBodyBytes: 65_536,
+            sessions: createConsoleSessions(app.store.db),
           }),
         ],
         { host: '127.0.0.1', port: 0, log: app.log },

@@ -1,8 +1,8 @@
-import { createHash, createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 import { sameSecret } from '../../channels/http/bearer-token.js';
 import type { ConsoleSettings } from '../../config/console-settings.js';
+import type { ConsoleSessions } from '../console-sessions.js';
 
 export const SESSION_COOKIE = 'candor_console';
 /** A console session lasts a working day; then the token is asked for again. */
@@ -25,12 +25,18 @@ export type SignedInBy =
   | { readonly kind: 'basic'; readonly password: string };
 
 /**
- * Checks a request's credentials against the settings: `Authorization: Bearer`,
- * `Authorization: Basic`, or the session cookie the login form set. Sessions are
- * stateless (an expiry signed with a key derived from the token), so every
- * replica accepts them and changing the token ends them all.
+ * Checks a request's credentials against the settings: `Authorization: Bearer`, `Authorization: Basic`, or the
+ * session cookie the sign-in form set, looked up in the shared store (so every replica accepts it until it
+ * expires or is signed out). An unknown, expired or revoked session is refused without counting as a failed
+ * sign-in: a session id is 256 random bits, not worth throttling guesses of, and an honest browser keeps an old
+ * cookie for a while.
  */
-export function authenticate(req: IncomingMessage, settings: ConsoleSettings, nowMs: number): Viewer {
+export async function authenticate(
+  req: IncomingMessage,
+  settings: ConsoleSettings,
+  sessions: Pick<ConsoleSessions, 'find'>,
+  nowMs: number,
+): Promise<Viewer> {
   if (!settings.enabled) return { ok: false, presented: false };
   const header = req.headers.authorization ?? '';
   const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
@@ -49,9 +55,17 @@ export function authenticate(req: IncomingMessage, settings: ConsoleSettings, no
   }
   const session = readCookie(req.headers.cookie, SESSION_COOKIE);
   if (session === undefined || settings.token === undefined) return { ok: false, presented: false };
-  const state = sessionState(session, settings.token, nowMs);
-  // An expired session is an honest one that ran out; only a forged one counts as a failed sign-in.
-  return state === 'valid' ? { ok: true, user: 'token', via: { kind: 'session', session } } : { ok: false, presented: state === 'forged' };
+  const found = await sessions.find(session, nowMs);
+  return found ? { ok: true, user: found.viewer, via: { kind: 'session', session } } : { ok: false, presented: false };
+}
+
+/**
+ * Whether a viewer may sign everyone out: whoever holds the console token (signed in with it or a sign-in link
+ * it issued, or sending it as a bearer token). Basic-auth users are people an operator lists one by one; they
+ * have no sessions to end, and removing one from CANDOR_CONSOLE_BASIC_AUTH is how their access ends.
+ */
+export function isAdmin(via: SignedInBy): boolean {
+  return via.kind === 'session' || via.kind === 'bearer';
 }
 
 /** Whether a request carries credentials of its own (an Authorization header or a session cookie). */
@@ -59,25 +73,8 @@ export function presentsCredentials(req: IncomingMessage): boolean {
   return req.headers.authorization !== undefined || readCookie(req.headers.cookie, SESSION_COOKIE) !== undefined;
 }
 
-/** The cookie value the login form sets once the token was right. */
-export function newSession(token: string, nowMs: number): string {
-  const expires = Math.floor(nowMs / 1000) + SESSION_SECONDS;
-  return `${expires}.${sign(token, String(expires))}`;
-}
-
 export function tokenMatches(given: string, settings: ConsoleSettings): boolean {
   return settings.token !== undefined && sameSecret(given, settings.token);
-}
-
-function sessionState(value: string, token: string, nowMs: number): 'valid' | 'expired' | 'forged' {
-  const [expires = '', signature = ''] = value.split('.');
-  if (!/^\d{1,12}$/.test(expires) || !sameSecret(signature, sign(token, expires))) return 'forged';
-  return Number(expires) * 1000 < nowMs ? 'expired' : 'valid';
-}
-
-function sign(token: string, payload: string): string {
-  const key = createHash('sha256').update(`candor-console-session:${token}`).digest();
-  return createHmac('sha256', key).update(payload).digest('base64url');
 }
 
 export function readCookie(header: string | undefined, name: string): string | undefined {

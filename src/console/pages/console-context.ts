@@ -12,6 +12,8 @@ export interface ConsoleRequest {
   readonly reading: boolean;
   /** The viewer: a basic-auth user, or "token" for the shared token. */
   readonly user: string;
+  /** Whether the viewer may sign everyone out (holds the console token: see isAdmin). */
+  readonly admin: boolean;
   /** The CSRF token the page's forms carry (null for a bearer-token viewer, who needs none). */
   readonly csrf: string | null;
   /** A posted form, its CSRF token already checked; null for reads. */

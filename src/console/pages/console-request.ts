@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import type { ConsoleSettings } from '../../config/console-settings.js';
 import { storableText } from '../../core/text/storable-text.js';
 import type { ConsoleReads } from '../console-reads.js';
-import type { SignedInBy } from './console-auth.js';
+import { isAdmin, type SignedInBy } from './console-auth.js';
 import type { ConsoleRequest } from './console-context.js';
 import { readForm, send } from './console-http.js';
 import { CSRF_FIELD, csrfMatches, csrfToken } from './csrf.js';
@@ -16,10 +15,11 @@ import { layout } from './layout.js';
 export async function signedInRequest(
   http: { req: IncomingMessage; res: ServerResponse; url: URL; reading: boolean },
   viewer: { user: string; via: SignedInBy },
-  deps: { settings: ConsoleSettings; reads: ConsoleReads; maxBodyBytes: number },
+  deps: { reads: ConsoleReads; maxBodyBytes: number },
 ): Promise<ConsoleRequest | true> {
   const { req, res, url, reading } = http;
-  const csrf = csrfToken(viewer.via, viewer.user, deps.settings);
+  const csrf = csrfToken(viewer.via, viewer.user);
+  const admin = isAdmin(viewer.via);
   let form: URLSearchParams | null = null;
   if (!reading) {
     form = await readForm(req, deps.maxBodyBytes);
@@ -44,6 +44,7 @@ export async function signedInRequest(
     url,
     reading,
     user: viewer.user,
+    admin,
     csrf,
     form,
     kb,
@@ -53,7 +54,7 @@ export async function signedInRequest(
       send(
         res,
         options.status ?? 200,
-        layout({ title, active, user: viewer.user, body, kb: { kb: 'kb' in options ? options.kb : kb, kbs } }),
+        layout({ title, active, user: viewer.user, body, kb: { kb: 'kb' in options ? options.kb : kb, kbs }, signOut: { csrf, admin } }),
       ),
   };
 }

@@ -5,6 +5,7 @@ import type { ConsoleSettings } from '../../config/console-settings.js';
 import type { ConsoleGaps } from '../console-gaps.js';
 import type { ConsoleFactEdits, ConsoleReads } from '../console-reads.js';
 import type { ConsoleReview } from '../console-review.js';
+import type { ConsoleSessions } from '../console-sessions.js';
 import type { ConsoleSources } from '../console-sources.js';
 import { askRoute } from './ask-route.js';
 import { authenticate, presentsCredentials, sameOrigin } from './console-auth.js';
@@ -19,10 +20,10 @@ import { NAV } from './layout.js';
 import { consoleOffPage } from './login-page.js';
 import { agreementRoute, gapsRoute, overviewRoute } from './report-routes.js';
 import { reviewRoutes } from './review-routes.js';
-import type { SignInLinks } from './sign-in-link.js';
-import { loginRoute, logout, refuse } from './sign-in-routes.js';
+import { loginRoute, logout, refuse, signOutEverywhere } from './sign-in-routes.js';
 import { signInThrottle } from './sign-in-throttle.js';
 import { sourcesRoutes } from './sources-routes.js';
+import { unavailableWhileStoreDown } from './store-down.js';
 
 export interface ConsoleDeps {
   /** The store's reads, as functions (the console holds no database handle). */
@@ -40,14 +41,22 @@ export interface ConsoleDeps {
   readonly defaultKb: string;
   readonly maxBodyBytes: number;
   readonly now?: () => number;
-  /** The one-time sign-in links serve prints (`/login?code=…`); absent: a link never signs in. */
-  readonly signInLinks?: SignInLinks | undefined;
+  /** Sign-in sessions and the one-time links serve prints (`/login?code=…`), in the store every replica shares. */
+  readonly sessions: ConsoleSessions;
 }
 
-const PAGES = new Set<string>([...NAV.map((n) => n.path), '/login', '/logout', '/console.css', '/interactions.csv', '/interactions.jsonl']);
+const PAGES = new Set<string>([
+  ...NAV.map((n) => n.path),
+  '/login',
+  '/logout',
+  '/sign-out-everywhere',
+  '/console.css',
+  '/interactions.csv',
+  '/interactions.jsonl',
+]);
 const DETAIL = /^\/(?:interactions\/\d{1,15}|review\/\d{1,9}|gaps\/\d{1,9}(?:\/answer|\/dismiss)?|sources\/\d{1,9}(?:\/sync)?)$/;
 /** Where a signed-in viewer may post a form (each checked for its CSRF token). */
-const POSTABLE = /^\/(?:ask|facts|review\/\d{1,9}|gaps\/\d{1,9}\/(?:answer|dismiss)|sources\/\d{1,9}\/sync)$/;
+const POSTABLE = /^\/(?:ask|facts|sign-out-everywhere|review\/\d{1,9}|gaps\/\d{1,9}\/(?:answer|dismiss)|sources\/\d{1,9}\/sync)$/;
 
 /**
  * The console at `/`: overview, interactions (with exports), KB gaps, expert facts, the review queue with
@@ -56,13 +65,14 @@ const POSTABLE = /^\/(?:ask|facts|review\/\d{1,9}|gaps\/\d{1,9}\/(?:answer|dismi
  * retired, re-confirmed or edited, review labels by configured reviewers, and gaps answered or marked not for the KB by
  * the KB's console experts. A browser's post must carry the
  * page's CSRF token (a hidden field) besides coming from this origin; a script with a bearer token needs none.
+ * While the store cannot be reached every page and form answers 503 with a plain message (as the API does).
  */
 export function consoleRoutes(deps: ConsoleDeps): Route {
   const now = deps.now ?? Date.now;
   const throttle = signInThrottle(now);
   const login = loginRoute({ ...deps, now });
   const handlers = pageHandlers({ ...deps, now });
-  return async (req, res) => {
+  return unavailableWhileStoreDown(async (req, res) => {
     const url = requestUrl(req);
     const path = url.pathname;
     if (!PAGES.has(path) && !DETAIL.test(path)) return false;
@@ -81,18 +91,18 @@ export function consoleRoutes(deps: ConsoleDeps): Route {
         'retry-after': String(wait),
       });
     }
-    const viewer = authenticate(req, deps.settings, now());
+    const viewer = await authenticate(req, deps.settings, deps.sessions, now());
     if (!viewer.ok && viewer.presented) throttle.failed(client);
 
     if (path === '/login') return login({ req, res, url, reading, code, signedIn: viewer.ok, failed: () => throttle.failed(client) });
-    if (path === '/logout') return logout(res);
+    if (path === '/logout') return logout(req, res, deps.sessions, now());
     if (!viewer.ok) return refuse(res, deps.settings, `${path}${url.search}`);
     if (!reading && !POSTABLE.test(path)) return send(res, 405, 'Method not allowed', 'text/plain; charset=utf-8', { allow: 'GET' });
     const request = await signedInRequest({ req, res, url, reading }, viewer, deps);
     if (request === true) return true;
     for (const handler of handlers) if (await handler(request)) return true;
     return false;
-  };
+  });
 }
 
 /** The routing table of the signed-in pages: one handler per page, and the interactions and review pages' own. */
@@ -103,6 +113,10 @@ function pageHandlers(deps: ConsoleDeps & { now: () => number }): ConsoleHandler
     '/facts': (r) => factsRoute(deps, r),
     '/agreement': (r) => agreementRoute(deps, r),
     '/ask': (r) => askRoute(deps, r),
+    '/sign-out-everywhere': async (r) =>
+      r.reading
+        ? send(r.res, 405, 'Use the Sign out everywhere button (a POST).', 'text/plain; charset=utf-8', { allow: 'POST' })
+        : signOutEverywhere(deps, r),
   };
   return [
     interactionsRoutes({ reads: deps.reads, traceUrl: deps.settings.traceUrl, now: deps.now, gaps: deps.gaps }),

@@ -30,7 +30,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 label { display: flex; flex-direction: column; font-size: .85rem; color: var(--muted); gap: .2rem; }
 input, select, textarea, button { font: inherit; padding: .35rem .5rem; border: 1px solid var(--line); border-radius: 4px; background: #fff; }
 button { background: var(--accent); color: #fff; border-color: var(--accent); cursor: pointer; }
-.logout button { background: #fff; color: var(--accent); padding: .15rem .5rem; }
+.logout button, .logout-all button { background: #fff; color: var(--accent); padding: .15rem .5rem; }
 textarea { width: 100%; min-height: 4.5rem; }
 .error { color: var(--abstain); background: #fff3ee; border: 1px solid #f0c6b4; padding: .5rem .8rem; border-radius: 4px; }
 .gap { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .7rem 1rem; margin-bottom: .8rem; }

@@ -1,6 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
-import type { ConsoleSettings } from '../../config/console-settings.js';
 import type { SignedInBy } from './console-auth.js';
 import { html, type Html } from './html.js';
 
@@ -8,18 +7,17 @@ import { html, type Html } from './html.js';
 export const CSRF_FIELD = 'csrf';
 
 /**
- * The CSRF token of a signed-in browser, for the hidden field of every form: an HMAC of the session cookie
- * (token sign-in) or of the user name (basic auth) under a key derived from the secret that signed them in,
- * so every replica computes the same token and no other site can. Null for a bearer token, which a browser
- * never sends by itself (a script's post needs no token).
+ * The CSRF token of a signed-in browser, for the hidden field of every form. A session's is an HMAC keyed by
+ * its id (256 random bits, never shown to a page), so each session has its own and every replica computes
+ * it; a basic-auth user's is an HMAC of the user name under a key derived from their password. No other site
+ * can compute either. Null for a bearer token, which a browser never sends by itself (a script's post needs
+ * no token).
  */
-export function csrfToken(via: SignedInBy, user: string, settings: ConsoleSettings): string | null {
+export function csrfToken(via: SignedInBy, user: string): string | null {
   if (via.kind === 'bearer') return null;
-  const secret = via.kind === 'session' ? `token:${settings.token ?? ''}` : `basic:${user}:${via.password}`;
-  const key = createHash('sha256').update(`candor-console-csrf:${secret}`).digest();
-  return createHmac('sha256', key)
-    .update(via.kind === 'session' ? `session:${via.session}` : `basic:${user}`)
-    .digest('base64url');
+  if (via.kind === 'session') return createHmac('sha256', via.session).update('candor-console-csrf').digest('base64url');
+  const key = createHash('sha256').update(`candor-console-csrf:basic:${user}:${via.password}`).digest();
+  return createHmac('sha256', key).update(`basic:${user}`).digest('base64url');
 }
 
 /** Whether a posted token is the expected one, compared in constant time (as digests: lengths do not leak). */

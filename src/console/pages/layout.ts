@@ -1,3 +1,4 @@
+import { csrfInput } from './csrf.js';
 import { href, html, type Html } from './html.js';
 
 export const NAV = [
@@ -22,7 +23,15 @@ export interface KbChoice {
  * The page frame: navigation (keeping the chosen KB), the KB selector, the signed-in user and a way out.
  * No scripts: every page works as plain HTML (the selector is a small GET form with its own button).
  */
-export function layout(page: { title: string; active: string; user: string | null; body: Html; kb?: KbChoice | undefined }): string {
+export function layout(page: {
+  title: string;
+  active: string;
+  user: string | null;
+  body: Html;
+  kb?: KbChoice | undefined;
+  /** The page's CSRF token, and whether the viewer may sign everyone out (a second button). */
+  signOut?: { csrf: string | null; admin: boolean } | undefined;
+}): string {
   const kb = page.kb?.kb;
   return html`<!doctype html>
     <html lang="en">
@@ -39,7 +48,7 @@ export function layout(page: { title: string; active: string; user: string | nul
             ${NAV.map((item) => html`<a href="${href(item.path, { kb })}" ${item.path === page.active ? html` aria-current="page"` : ''}>${item.label}</a>`)}
           </nav>
           ${page.kb && page.user !== null ? kbSelector(page.active, page.kb) : ''}
-          ${page.user === null ? '' : html`<form class="logout" method="post" action="/logout"><span>${page.user}</span> <button type="submit">Sign out</button></form>`}
+          ${page.user === null ? '' : signOutForms(page.user, page.signOut)}
         </header>
         <main>
           <h1>${page.title}</h1>
@@ -60,4 +69,16 @@ function kbSelector(active: string, choice: KbChoice): Html {
     >
     <button type="submit">Switch</button>
   </form>`;
+}
+
+/** Sign out (this browser); for an admin also sign out everywhere, a form of its own carrying the CSRF token. */
+function signOutForms(user: string, options: { csrf: string | null; admin: boolean } | undefined): Html {
+  return html`<form class="logout" method="post" action="/logout"><span>${user}</span> <button type="submit">Sign out</button></form>
+    ${
+      options?.admin
+        ? html`<form class="logout-all" method="post" action="/sign-out-everywhere">
+            ${csrfInput(options.csrf)}<button type="submit" data-testid="sign-out-everywhere">Sign out everywhere</button>
+          </form>`
+        : ''
+    }`;
 }

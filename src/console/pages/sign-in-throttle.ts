@@ -8,7 +8,7 @@ const MAX_CLIENTS = 10_000;
 export interface SignInThrottle {
   /** Seconds until `client` may try again; 0 when it may now. */
   retryAfter(client: string): number;
-  /** Records a failed sign-in (a wrong token, password or session). */
+  /** Records a failed sign-in (a wrong token, password or sign-in link code). */
   failed(client: string): void;
 }
 
