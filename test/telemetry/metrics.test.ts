@@ -125,8 +125,11 @@ describe('GET /metrics', () => {
     );
     // Metrics that only appear once something happens (a model call, a report) are declared by their code, not scraped here;
     // the KB gaps row's (feedback, experts, gap gauges registered by serve) by test/telemetry/gap-metrics.test.ts, and the
-    // store-read and delivery ones (inbox, deliveries, review backlog, labels, cost) by test/telemetry/ops-metrics.test.ts.
-    const lazy = [...names].filter((n) => /^(gen_ai_|candor_(judge|llm|feedback|expert|gaps|inbox|deliveries|review|labels)_)/.test(n));
+    // store-read and delivery ones (inbox, deliveries, review backlog, labels, cost) by test/telemetry/ops-metrics.test.ts,
+    // and the sources' (registered by serve) by test/telemetry/source-metrics.test.ts.
+    const lazy = [...names].filter((n) =>
+      /^(gen_ai_|candor_(judge|llm|feedback|expert|gaps|inbox|deliveries|review|labels|source)_)/.test(n),
+    );
     for (const name of [...names].filter((n) => !lazy.includes(n))) expect(exposed, `${name} is queried but not exposed`).toContain(name);
   });
 });

@@ -220,7 +220,7 @@ describe('operator metrics on GET /metrics after scripted traffic', () => {
         ),
       ),
     );
-    const elsewhere = /^candor_(judge|expert|gaps|process)_/; // test/telemetry/metrics.test.ts, gap-metrics.test.ts, judge tests
+    const elsewhere = /^candor_(judge|expert|gaps|process|source)_/; // metrics.test.ts, gap-metrics.test.ts, source-metrics.test.ts, judge tests
     for (const name of [...names].filter((n) => !elsewhere.test(n))) expect(exposed, `${name} is queried but not exposed`).toContain(name);
     for (const name of ['candor_inbox_pending', 'candor_deliveries_failed_total', 'candor_review_backlog', 'candor_llm_cost_usd_total'])
       expect(names).toContain(name);
