@@ -1,11 +1,10 @@
 import { metrics, type Attributes, type BatchObservableCallback, type BatchObservableResult, type Observable } from '@opentelemetry/api';
 
-import { describeError } from '../kernel/errors.js';
 import type { Log } from '../kernel/log.js';
-import { withinTime } from '../kernel/within-time.js';
 import type { Db } from '../store/open-store.js';
 import { METRIC, SCOPE } from './attributes.js';
-import { readOpsCounts, type OpsCounts } from './ops-counts.js';
+import { cachedRead } from './cached-read.js';
+import { readOpsCounts } from './ops-counts.js';
 
 export interface OpsMetricsDeps {
   readonly db: Db;
@@ -49,29 +48,12 @@ export function startOpsMetrics(deps: OpsMetricsDeps): { stop(): void } {
     unit: '{label}',
     description: 'Labels given, by task and source (human, judge, import)',
   });
-  const cacheMs = deps.cacheMs ?? 10_000;
-  const timeoutMs = deps.timeoutMs ?? 5_000;
-  let cached: { at: number; counts: OpsCounts } | undefined;
-  let reading: Promise<OpsCounts | null> | null = null;
-  const read = (): Promise<OpsCounts | null> => {
-    if (cached && performance.now() - cached.at < cacheMs) return Promise.resolve(cached.counts);
-    return (reading ??= withinTime(readOpsCounts(deps.db, deps.now?.() ?? new Date()), timeoutMs, () => {
-      throw new Error(`the store did not answer within ${timeoutMs} ms`);
-    })
-      .then((counts) => {
-        cached = { at: performance.now(), counts };
-        return counts;
-      })
-      .catch((error: unknown) => {
-        deps.log('warn', 'metrics: could not read the inbox and review counts; they are left out of this scrape', {
-          error: describeError(error),
-        });
-        return null;
-      })
-      .finally(() => {
-        reading = null;
-      }));
-  };
+  const read = cachedRead(() => readOpsCounts(deps.db, deps.now?.() ?? new Date()), {
+    log: deps.log,
+    what: 'the inbox and review counts',
+    ...(deps.timeoutMs === undefined ? {} : { timeoutMs: deps.timeoutMs }),
+    ...(deps.cacheMs === undefined ? {} : { cacheMs: deps.cacheMs }),
+  });
   const gauge = withZeros();
   const collect: BatchObservableCallback = async (result) => {
     const counts = await read();

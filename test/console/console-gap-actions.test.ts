@@ -13,6 +13,7 @@ import { expertPosts, EXPERTS_CHANNEL, toldIn } from '../channels/slack/experts-
 import { BOT_TOKEN, sendSigned, SIGNING_SECRET, startFakeSlack, type SlackRig } from '../channels/slack/slack-harness.js';
 import { askInSlack, buttonPress, buttonsOf, FORM, rows, type PressedMessage } from '../channels/slack/slack-interactions.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles, testConfig } from '../support/compose.js';
+import { basicAuth, consoleClient } from '../support/console-client.js';
 
 const TOKEN = 'gap-actions-console-token-0123456789';
 const DANA = { user: 'dana', password: 'dana answers gaps' };
@@ -20,9 +21,7 @@ const BOB = { user: 'bob', password: 'bob only reads here' };
 const GYM = 'Is there a gym in the office building?';
 const GYM_ANSWER = 'The staff gym is on level 2 of the office building and is open from 7 am to 9 pm on weekdays.';
 const DOG = 'Can I bring my dog to the office?';
-const basic = (who: { user: string; password: string }) => ({
-  authorization: `Basic ${Buffer.from(`${who.user}:${who.password}`).toString('base64')}`,
-});
+
 const bearer = { authorization: `Bearer ${TOKEN}` };
 const squeeze = (text: string) => text.replace(/>\s+</g, '><').replace(/\s+/g, ' ');
 
@@ -79,7 +78,7 @@ describe('gap actions in the console', () => {
       body: JSON.stringify({ question: DOG }),
     });
     expect(((await api.json()) as { decision: string }).decision).toBe('abstain');
-    const list = squeeze(await (await get('/gaps', basic(BOB))).text());
+    const list = squeeze(await (await get('/gaps', basicAuth(BOB))).text());
     for (const [key, question] of [
       ['gym', GYM],
       ['dog', DOG],
@@ -96,16 +95,7 @@ describe('gap actions in the console', () => {
     files.cleanup();
   });
 
-  const get = (path: string, headers: Record<string, string>) => fetch(`${server.url}${path}`, { headers, redirect: 'manual' });
-  const post = (path: string, form: Record<string, string>, headers: Record<string, string>) =>
-    fetch(`${server.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-      body: new URLSearchParams(form).toString(),
-      redirect: 'manual',
-    });
-  const csrfOf = async (who: { user: string; password: string }) =>
-    /name="csrf" value="([\w-]+)"/.exec(await (await get('/ask', basic(who))).text())?.[1] ?? '';
+  const { get, post, csrfOf } = consoleClient(() => server.url);
   const expertFacts = () =>
     rows<{ id: number; text: string; source: string; author: string }>(
       app.store.db,
@@ -117,7 +107,7 @@ describe('gap actions in the console', () => {
 
   it('shows a non-expert the gaps and their pages, but no forms, and says why', async () => {
     for (const path of ['/gaps', `/gaps/${gap.gym}`]) {
-      const body = squeeze(await (await get(path, basic(BOB))).text());
+      const body = squeeze(await (await get(path, basicAuth(BOB))).text());
       expect(body).toContain(GYM);
       expect(body).not.toMatch(/action="\/gaps\/\d+\/(answer|dismiss)"/);
       expect(body).toContain('“bob” is not an expert of “default”: ask whoever runs Candor to add console:bob');
@@ -130,10 +120,10 @@ describe('gap actions in the console', () => {
   it('refuses a non-expert’s post with 403 and stores nothing, whoever they signed in as', async () => {
     const csrf = await csrfOf(BOB);
     expect(csrf).not.toBe('');
-    const answer = await post(`/gaps/${gap.gym}/answer`, { csrf, step: 'confirm', text: 'Bob’s guess' }, basic(BOB));
+    const answer = await post(`/gaps/${gap.gym}/answer`, { csrf, step: 'confirm', text: 'Bob’s guess' }, basicAuth(BOB));
     expect(answer.status).toBe(403);
     expect(squeeze(await answer.text())).toContain('“bob” is not an expert of “default”');
-    expect((await post(`/gaps/${gap.dog}/dismiss`, { csrf }, basic(BOB))).status).toBe(403);
+    expect((await post(`/gaps/${gap.dog}/dismiss`, { csrf }, basicAuth(BOB))).status).toBe(403);
     // A script with the shared token needs no CSRF token, but names nobody.
     expect((await post(`/gaps/${gap.gym}/answer`, { step: 'confirm', text: 'A script’s guess' }, bearer)).status).toBe(403);
     expect(await expertFacts()).toEqual([]);
@@ -141,10 +131,10 @@ describe('gap actions in the console', () => {
   });
 
   it('shows the expert the forms on the list and on the gap’s page', async () => {
-    const list = squeeze(await (await get('/gaps', basic(DANA))).text());
+    const list = squeeze(await (await get('/gaps', basicAuth(DANA))).text());
     expect(list).toContain(`action="/gaps/${gap.gym}/answer"`);
     expect(list).toContain(`action="/gaps/${gap.dog}/dismiss"`);
-    const page = squeeze(await (await get(`/gaps/${gap.gym}`, basic(DANA))).text());
+    const page = squeeze(await (await get(`/gaps/${gap.gym}`, basicAuth(DANA))).text());
     expect(page).toContain(`action="/gaps/${gap.gym}/answer"`);
     expect(page).toContain('name="step" value="preview"');
     expect(page).toContain('1 asked for an expert');
@@ -153,9 +143,9 @@ describe('gap actions in the console', () => {
   it('refuses a post without the page’s CSRF token, with another user’s, or from another origin', async () => {
     const mine = await csrfOf(DANA);
     const form = { step: 'confirm', text: GYM_ANSWER };
-    expect((await post(`/gaps/${gap.gym}/answer`, form, basic(DANA))).status).toBe(403);
-    expect((await post(`/gaps/${gap.gym}/answer`, { ...form, csrf: await csrfOf(BOB) }, basic(DANA))).status).toBe(403);
-    const foreign = await post(`/gaps/${gap.gym}/answer`, { ...form, csrf: mine }, { ...basic(DANA), origin: 'https://evil.example' });
+    expect((await post(`/gaps/${gap.gym}/answer`, form, basicAuth(DANA))).status).toBe(403);
+    expect((await post(`/gaps/${gap.gym}/answer`, { ...form, csrf: await csrfOf(BOB) }, basicAuth(DANA))).status).toBe(403);
+    const foreign = await post(`/gaps/${gap.gym}/answer`, { ...form, csrf: mine }, { ...basicAuth(DANA), origin: 'https://evil.example' });
     expect(foreign.status).toBe(403);
     expect(await foreign.text()).toBe('Cross-site form posts are refused.');
     expect(await expertFacts()).toEqual([]);
@@ -164,7 +154,7 @@ describe('gap actions in the console', () => {
   it('previews the fact an answer adds, and adds nothing until it is confirmed', async () => {
     const csrf = await csrfOf(DANA);
     const before = await kbVersion();
-    const res = await post(`/gaps/${gap.gym}/answer`, { csrf, step: 'preview', text: `  ${GYM_ANSWER}\n` }, basic(DANA));
+    const res = await post(`/gaps/${gap.gym}/answer`, { csrf, step: 'preview', text: `  ${GYM_ANSWER}\n` }, basicAuth(DANA));
     expect(res.status).toBe(200);
     const body = squeeze(await res.text());
     expect(body).toContain(`data-testid="gap-preview-fact">${GYM_ANSWER}<`);
@@ -173,7 +163,7 @@ describe('gap actions in the console', () => {
     expect(body).toContain(`name="step" value="confirm" /><input type="hidden" name="text" value="${GYM_ANSWER}"`);
     expect(await expertFacts()).toEqual([]);
     expect(await kbVersion()).toBe(before);
-    const empty = await post(`/gaps/${gap.gym}/answer`, { csrf, step: 'confirm', text: '   ' }, basic(DANA));
+    const empty = await post(`/gaps/${gap.gym}/answer`, { csrf, step: 'confirm', text: '   ' }, basicAuth(DANA));
     expect(empty.status).toBe(400);
     expect(await empty.text()).toContain('The answer is empty: write the answer people should get.');
   });
@@ -181,14 +171,14 @@ describe('gap actions in the console', () => {
   it('adds the fact once confirmed: the gap answered, the experts’ post updated, the asker told in their thread', async () => {
     const csrf = await csrfOf(DANA);
     const before = await kbVersion();
-    const res = await post(`/gaps/${gap.gym}/answer`, { csrf, step: 'confirm', text: GYM_ANSWER }, basic(DANA));
+    const res = await post(`/gaps/${gap.gym}/answer`, { csrf, step: 'confirm', text: GYM_ANSWER }, basicAuth(DANA));
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`/gaps/${gap.gym}?done=answered`);
     const facts = await expertFacts();
     expect(facts).toEqual([{ id: expect.any(Number), text: GYM_ANSWER, source: 'expert:console:dana', author: 'dana' }]);
     expect(await kbVersion()).toBe(before + 1);
     expect(await stateOf(gap.gym)).toBe('answered');
-    const page = squeeze(await (await get(`/gaps/${gap.gym}?done=answered`, basic(DANA))).text());
+    const page = squeeze(await (await get(`/gaps/${gap.gym}?done=answered`, basicAuth(DANA))).text());
     expect(page).toContain(`Added as fact ${facts[0]!.id}`);
     expect(page).toContain('data-testid="gap-closed-by">dana<');
     expect(page).not.toMatch(/action="\/gaps\/\d+\/answer"/);
@@ -203,7 +193,7 @@ describe('gap actions in the console', () => {
     const csrf = await csrfOf(DANA);
     const [fact] = await expertFacts();
     const version = await kbVersion();
-    const again = await post(`/gaps/${gap.gym}/answer`, { csrf, step: 'confirm', text: GYM_ANSWER }, basic(DANA));
+    const again = await post(`/gaps/${gap.gym}/answer`, { csrf, step: 'confirm', text: GYM_ANSWER }, basicAuth(DANA));
     expect(again.status).toBe(409);
     expect(squeeze(await again.text())).toContain(
       `Gap ${gap.gym} was already answered (fact ${fact!.id}) by dana; nothing was added or changed.`,
@@ -217,27 +207,27 @@ describe('gap actions in the console', () => {
 
   it('marks a gap not for the KB once; a second dismissal or an answer after it changes nothing', async () => {
     const csrf = await csrfOf(DANA);
-    const res = await post(`/gaps/${gap.dog}/dismiss`, { csrf }, basic(DANA));
+    const res = await post(`/gaps/${gap.dog}/dismiss`, { csrf }, basicAuth(DANA));
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`/gaps/${gap.dog}?done=dismissed`);
     expect(await stateOf(gap.dog)).toBe('out_of_scope');
-    const page = squeeze(await (await get(`/gaps/${gap.dog}?done=dismissed`, basic(DANA))).text());
+    const page = squeeze(await (await get(`/gaps/${gap.dog}?done=dismissed`, basicAuth(DANA))).text());
     expect(page).toContain('Marked “not for the KB”');
-    const twice = await post(`/gaps/${gap.dog}/dismiss`, { csrf }, basic(DANA));
+    const twice = await post(`/gaps/${gap.dog}/dismiss`, { csrf }, basicAuth(DANA));
     expect(twice.status).toBe(409);
     expect(squeeze(await twice.text())).toContain(
       `Gap ${gap.dog} was already marked not for the KB by dana; nothing was added or changed.`,
     );
-    expect((await post(`/gaps/${gap.dog}/answer`, { csrf, step: 'confirm', text: 'Dogs are welcome.' }, basic(DANA))).status).toBe(409);
+    expect((await post(`/gaps/${gap.dog}/answer`, { csrf, step: 'confirm', text: 'Dogs are welcome.' }, basicAuth(DANA))).status).toBe(409);
     expect(await expertFacts()).toHaveLength(1);
   });
 
   it('links a refusal’s page to its gap', async () => {
     const [row] = await rows<{ id: number }>(app.store.db, sql`select id from interactions where question = ${DOG}`);
-    const body = squeeze(await (await get(`/interactions/${row!.id}`, basic(BOB))).text());
+    const body = squeeze(await (await get(`/interactions/${row!.id}`, basicAuth(BOB))).text());
     expect(body).toContain(`<a href="/gaps/${gap.dog}" data-testid="interaction-gap">gap ${gap.dog}</a> (out of scope)`);
-    expect((await get(`/gaps/${gap.gym}/answer`, basic(BOB))).headers.get('location')).toBe(`/gaps/${gap.gym}`);
-    expect((await get('/gaps/999999', basic(BOB))).status).toBe(404);
+    expect((await get(`/gaps/${gap.gym}/answer`, basicAuth(BOB))).headers.get('location')).toBe(`/gaps/${gap.gym}`);
+    expect((await get('/gaps/999999', basicAuth(BOB))).status).toBe(404);
   });
 
   it('answers the asker’s next question from the expert’s fact', async () => {

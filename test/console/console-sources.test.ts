@@ -9,12 +9,11 @@ import { kbStatus } from '../../src/kb/ingest/ingest.js';
 import { addSource, findSource } from '../../src/kb/sources/source-records.js';
 import { startSourceSchedule } from '../../src/kb/sources/source-runner.js';
 import { tempFiles, testConfig } from '../support/compose.js';
+import { basicAuth, consoleClient } from '../support/console-client.js';
 
 const DANA = { user: 'dana', password: 'dana owns the handbook' };
 const BOB = { user: 'bob', password: 'bob only reads here' };
-const basic = (who: { user: string; password: string }) => ({
-  authorization: `Basic ${Buffer.from(`${who.user}:${who.password}`).toString('base64')}`,
-});
+
 const squeeze = (text: string) => text.replace(/>\s+</g, '><').replace(/\s+/g, ' ');
 
 /**
@@ -56,16 +55,7 @@ describe('the console’s Sources page', () => {
     files.cleanup();
   });
 
-  const get = (path: string, headers: Record<string, string>) => fetch(`${server.url}${path}`, { headers, redirect: 'manual' });
-  const post = (path: string, form: Record<string, string>, headers: Record<string, string>) =>
-    fetch(`${server.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-      body: new URLSearchParams(form).toString(),
-      redirect: 'manual',
-    });
-  const csrfOf = async (who: { user: string; password: string }) =>
-    /name="csrf" value="([\w-]+)"/.exec(await (await get('/ask', basic(who))).text())?.[1] ?? '';
+  const { get, post, csrfOf } = consoleClient(() => server.url);
 
   it('the schedule syncs a new source at its first look', async () => {
     // Its first run is due at once.
@@ -75,7 +65,7 @@ describe('the console’s Sources page', () => {
   });
 
   it('lists each source with its last sync, pages and next run; a non-owner sees why there is no Sync now', async () => {
-    const res = await get('/sources', basic(BOB));
+    const res = await get('/sources', basicAuth(BOB));
     expect(res.status).toBe(200);
     const body = squeeze(await res.text());
     expect(body).toContain('<a href="/sources" aria-current="page">Sources</a>');
@@ -85,26 +75,26 @@ describe('the console’s Sources page', () => {
     expect(body).toMatch(/<td>1d<\/td><td>\d{4}-\d\d-\d\d \d\d:\d\d UTC changed<\/td><td>1<\/td><td>1<\/td><td>0<\/td><td>0<\/td>/);
     expect(body).toContain('<button type="button" disabled title="“bob” is not an owner of “handbook”');
     expect(body).not.toContain(`action="/sources/${sourceId}/sync"`);
-    const detail = squeeze(await (await get(`/sources/${sourceId}`, basic(BOB))).text());
+    const detail = squeeze(await (await get(`/sources/${sourceId}`, basicAuth(BOB))).text());
     expect(detail).toMatch(/<tr data-state="active"><td>leave\.md<\/td><td>in the KB<\/td>/);
-    expect((await get('/sources/999', basic(BOB))).status).toBe(404);
+    expect((await get('/sources/999', basicAuth(BOB))).status).toBe(404);
   });
 
   it('refuses Sync now from a non-owner or without the page’s CSRF token, and changes nothing', async () => {
     const before = await findSource(app.store.db, sourceId);
-    expect((await post(`/sources/${sourceId}/sync`, { csrf: await csrfOf(BOB) }, basic(BOB))).status).toBe(403);
-    expect((await post(`/sources/${sourceId}/sync`, {}, basic(DANA))).status).toBe(403);
-    expect((await post(`/sources/${sourceId}/sync`, { csrf: await csrfOf(BOB) }, basic(DANA))).status).toBe(403);
+    expect((await post(`/sources/${sourceId}/sync`, { csrf: await csrfOf(BOB) }, basicAuth(BOB))).status).toBe(403);
+    expect((await post(`/sources/${sourceId}/sync`, {}, basicAuth(DANA))).status).toBe(403);
+    expect((await post(`/sources/${sourceId}/sync`, { csrf: await csrfOf(BOB) }, basicAuth(DANA))).status).toBe(403);
     expect((await findSource(app.store.db, sourceId))?.nextRunAt).toEqual(before?.nextRunAt);
   });
 
   it('Sync now by an owner queues the source, and the schedule syncs the change into a new version', async () => {
     writeFileSync(files.path('policies/leave.md'), '# Leave\n\nStaff get 27 days of annual leave.\n');
     const before = (await kbStatus(app.store.db, 'handbook'))!.version;
-    const pressed = await post(`/sources/${sourceId}/sync`, { csrf: await csrfOf(DANA) }, basic(DANA));
+    const pressed = await post(`/sources/${sourceId}/sync`, { csrf: await csrfOf(DANA) }, basicAuth(DANA));
     expect(pressed.status).toBe(303);
     expect(pressed.headers.get('location')).toBe(`/sources?queued=${sourceId}`);
-    const page = squeeze(await (await get(`/sources?queued=${sourceId}`, basic(DANA))).text());
+    const page = squeeze(await (await get(`/sources?queued=${sourceId}`, basicAuth(DANA))).text());
     expect(page).toContain(`Source ${sourceId} is queued: a server syncs it within 1 s.`);
     expect(page).toContain(`<form method="post" action="/sources/${sourceId}/sync">`);
     await expect.poll(async () => (await kbStatus(app.store.db, 'handbook'))?.version, { timeout: 60_000, interval: 250 }).toBe(before + 1);
