@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startHttpServer, type RunningServer } from '../../src/channels/http/http-server.js';
-import { createConsoleFactEdits, createConsoleReads } from '../../src/console/console-reads.js';
 import { createConsoleSessions } from '../../src/console/console-sessions.js';
-import { consoleRoutes } from '../../src/console/pages/console-routes.js';
 import { signInLinks } from '../../src/console/pages/sign-in-link.js';
 import { openStore, type Store } from '../../src/store/open-store.js';
-import { composeAsk, testConfig } from '../support/compose.js';
+import { testConfig } from '../support/compose.js';
+import { consoleRoutesOn } from '../support/console-server.js';
 import { createTestStore, DRIVERS, type TestStore } from '../support/stores.js';
 
 const TOKEN = 'console-token-for-session-tests-0123456789';
@@ -26,17 +25,7 @@ describe.each(DRIVERS)('console sessions on %s', (driver) => {
   const now = Date.parse('2026-03-02T09:00:00Z');
 
   const consoleOn = (store: Store) => {
-    const { ask, indexes } = composeAsk(store, config);
-    const routes = consoleRoutes({
-      reads: createConsoleReads(store.db, indexes),
-      facts: createConsoleFactEdits(store.db),
-      ask,
-      settings: config.console,
-      defaultKb: 'default',
-      maxBodyBytes: 65_536,
-      now: () => now,
-      sessions: createConsoleSessions(store.db),
-    });
+    const routes = consoleRoutesOn(store, config, { now: () => now });
     return startHttpServer([routes], { host: '127.0.0.1', port: 0, log: () => undefined });
   };
 

@@ -2,11 +2,9 @@ import { connect, createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startHttpServer, type RunningServer } from '../../src/channels/http/http-server.js';
-import { createConsoleFactEdits, createConsoleReads } from '../../src/console/console-reads.js';
-import { createConsoleSessions } from '../../src/console/console-sessions.js';
-import { consoleRoutes } from '../../src/console/pages/console-routes.js';
 import { openStore, type Store } from '../../src/store/open-store.js';
-import { composeAsk, testConfig } from '../support/compose.js';
+import { testConfig } from '../support/compose.js';
+import { consoleRoutesOn } from '../support/console-server.js';
 import { createTestStore, DRIVERS, type TestStore } from '../support/stores.js';
 
 const TOKEN = 'console-token-for-store-down-0123456789';
@@ -48,16 +46,7 @@ describe.each(DRIVERS)('the console while its store (%s) is down', (driver) => {
       url.port = String(proxy.port);
       store = await openStore({ databaseUrl: url.toString(), dataDir: 'unused', poolSize: 2 });
     } else store = owned.store;
-    const { ask, indexes } = composeAsk(store, config);
-    const routes = consoleRoutes({
-      reads: createConsoleReads(store.db, indexes),
-      facts: createConsoleFactEdits(store.db),
-      ask,
-      settings: config.console,
-      defaultKb: 'default',
-      maxBodyBytes: 65_536,
-      sessions: createConsoleSessions(store.db),
-    });
+    const routes = consoleRoutesOn(store, config);
     server = await startHttpServer([routes], {
       host: '127.0.0.1',
       port: 0,
