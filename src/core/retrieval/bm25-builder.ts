@@ -38,10 +38,16 @@ export interface Bm25Arrays {
   readonly postingStart: Uint32Array;
   readonly postingFacts: Uint32Array;
   readonly postingTfs: Uint16Array | Uint32Array;
-  /** Per fact: k1 · (1 − b + b · length / avgdl), the length part of BM25's denominator. */
-  readonly lengthNorm: Float64Array;
-  /** Per term: the highest tf · (k1 + 1) / (tf + lengthNorm) of its postings (the term's bound, times idf). */
+  /** Per fact: its length in terms (the text's terms, and the context's not in the text). */
+  readonly lengths: Uint32Array;
+  /** The lengths summed. */
+  readonly totalLength: number;
+  /**
+   * Per term: the highest tf · (k1 + 1) / (tf + k1 · (1 − b + b · length / boundAvgdl)) of its postings, the
+   * term's bound (times idf) at this segment's own average length (see Bm25Segment.boundScale).
+   */
   readonly termBound: Float64Array;
+  readonly boundAvgdl: number;
 }
 
 /**
@@ -166,12 +172,10 @@ export class Bm25Builder {
     const next = counts; // reused as each term's fill cursor
     const { k1, b } = params;
     const avgdl = this.totalLength / size || 1;
-    const lengths = adding.lengths.view();
-    const lengthNorm = new Float64Array(size);
+    const lengths = adding.lengths.trimmed();
     const termBound = new Float64Array(terms);
     for (let doc = 0; doc < size; doc++) {
       const norm = k1 * (1 - b + (b * (lengths[doc] as number)) / avgdl);
-      lengthNorm[doc] = norm;
       for (let i = factStart[doc] as number; i < (factStart[doc + 1] as number); i++) {
         const term = factTerms[i] as number;
         const tf = factTfs[i] as number;
@@ -186,9 +190,22 @@ export class Bm25Builder {
     this.building = null;
     this.wordIds.clear();
     this.tf = new Uint32Array(0);
-    const { termIds, termNames } = this;
+    const { termIds, termNames, totalLength } = this;
     const keys = adding.keys.trimmed();
-    return { termIds, termNames, keys, factTerms, factStart, postingStart, postingFacts, postingTfs, lengthNorm, termBound };
+    return {
+      termIds,
+      termNames,
+      keys,
+      factTerms,
+      factStart,
+      postingStart,
+      postingFacts,
+      postingTfs,
+      lengths,
+      totalLength,
+      termBound,
+      boundAvgdl: avgdl,
+    };
   }
 }
 

@@ -1,7 +1,7 @@
 import { contentTerms } from '../text/tokenize.js';
-import { Bm25Builder, type Bm25Arrays, type Bm25Params, type IndexableFact } from './bm25-builder.js';
-import { KeyPositions } from './key-positions.js';
-import { topByMaxScore, type PostingList } from './max-score.js';
+import type { Bm25Params, IndexableFact } from './bm25-builder.js';
+import { Bm25Segment } from './bm25-segment.js';
+import { topByMaxScore, type PostingList, type ScoredFact } from './max-score.js';
 
 export type { Bm25Params, IndexableFact } from './bm25-builder.js';
 
@@ -17,145 +17,175 @@ export interface Bm25Hit {
   readonly normalised: number;
 }
 
-const DEFAULT_PARAMS: Bm25Params = { k1: 1.2, b: 0.75 };
+/** Where a fact sits: its segment (by place in the index's list) and its position there. */
+export interface FactPlace {
+  readonly segment: number;
+  readonly doc: number;
+}
+
+export const DEFAULT_BM25_PARAMS: Bm25Params = { k1: 1.2, b: 0.75 };
 
 /**
- * An in-memory BM25 index in typed arrays: each term is interned once, its postings (fact positions and term
- * frequencies) are one slice of two flat arrays, and each fact's term ids are kept (its terms, for the gate
- * and for leave-one-out). About 0.2 KB per fact of handbook sentences. Top-k search walks postings a fact at
- * a time and skips the facts that cannot reach the top k (MaxScore), with the same scores and order as
- * scoring every posting. Exclusion sets let leave-one-out evaluation ask as if facts were absent, with
- * document frequencies adjusted to match.
+ * An in-memory BM25 index: a list of immutable segments (see Bm25Segment) plus the facts deleted from them,
+ * as search engines keep theirs. A new KB version adds a small segment for what it added and deletes what it
+ * retired (`withChanges`), sharing every other segment with the version before; the statistics BM25 reads
+ * (how many facts hold a term, the average length) are summed across segments less the deleted facts, so
+ * scores and order are exactly those of one index built from the live facts in insertion order (segment by
+ * segment). Top-k search walks postings a fact at a time and skips the facts that cannot reach the top k
+ * (MaxScore). Exclusion sets let leave-one-out evaluation ask as if facts were absent, with document
+ * frequencies adjusted to match.
  */
 export class Bm25Index {
-  // Set by adopt(), from Bm25Builder's seal() (see Bm25Arrays).
-  private termIds: ReadonlyMap<string, number> = new Map();
-  private termNames: readonly string[] = [];
-  private factTerms: Uint32Array = new Uint32Array(0);
-  private factStart: Uint32Array = new Uint32Array(1);
-  private keys: Float64Array = new Float64Array(0);
-  private positions = new KeyPositions(this.keys);
-  private postingStart: Uint32Array = new Uint32Array(1);
-  private postingFacts: Uint32Array = new Uint32Array(0);
-  private postingTfs: Uint16Array | Uint32Array = new Uint16Array(0);
-  /** Per fact: k1 · (1 − b + b · length / avgdl), the length part of BM25's denominator. */
-  private lengthNorm: Float64Array = new Float64Array(0);
-  /** Per term: the highest tf · (k1 + 1) / (tf + lengthNorm) of its postings (the term's bound, times idf). */
-  private termBound: Float64Array = new Float64Array(0);
+  private segmentList: readonly Bm25Segment[] = [];
+  /** Per segment: the positions of its deleted facts. */
+  private deletedDocs: readonly ReadonlySet<number>[] = [];
+  /** Per term: how many deleted facts hold it. */
+  private deletedDf: ReadonlyMap<string, number> = new Map();
+  private liveSize = 0;
+  private liveLength = 0;
 
   constructor(
     facts: Iterable<IndexableFact>,
-    private readonly params: Bm25Params = DEFAULT_PARAMS,
+    private readonly params: Bm25Params = DEFAULT_BM25_PARAMS,
   ) {
-    const builder = new Bm25Builder();
-    for (const fact of facts) builder.add(fact);
-    const sealing = builder.seal(params);
-    let sealed = sealing.next();
-    while (!sealed.done) sealed = sealing.next(); // all at once
-    this.adopt(sealed.value);
+    const segment = Bm25Segment.of(facts, params);
+    if (segment.size > 0) this.adopt([segment], [new Set()], new Map());
   }
 
   /**
-   * Builds the index a slice of facts at a time, awaiting `pause` between slices (the caller passes a yield to
-   * its event loop): a large knowledge base never holds the process for longer than one slice. Same index as
-   * the constructor's. Facts may come in pages (an async iterable).
+   * Builds the index a slice of facts at a time, awaiting `pause` between slices (see Bm25Segment.build). Same
+   * index as the constructor's.
    */
   static async build(
     facts: Iterable<IndexableFact> | AsyncIterable<IndexableFact>,
-    options: {
-      readonly pause: () => Promise<void>;
-      /** Facts indexed between pauses at most. @default 500 */
-      readonly sliceSize?: number;
-      /** Time one slice may take at most, in ms (a request waits for the slice in progress). @default 4 */
-      readonly sliceMs?: number;
-      readonly params?: Bm25Params;
-    },
+    options: { readonly pause: () => Promise<void>; readonly sliceSize?: number; readonly sliceMs?: number; readonly params?: Bm25Params },
   ): Promise<Bm25Index> {
-    const params = options.params ?? DEFAULT_PARAMS;
-    const builder = new Bm25Builder();
-    const slice = options.sliceSize ?? 500;
-    const sliceMs = options.sliceMs ?? 4;
-    let inSlice = 0;
-    let sliceStart = performance.now();
-    for await (const fact of facts) {
-      builder.add(fact);
-      inSlice += 1;
-      // A request in progress waits for the slice at each turn of the event loop it takes: slices are kept
-      // short in time, not only in facts (checked every 16 facts).
-      if (inSlice === slice || ((inSlice & 15) === 0 && performance.now() - sliceStart >= sliceMs)) {
-        await options.pause();
-        inSlice = 0;
-        sliceStart = performance.now();
-      }
-    }
-    const sealing = builder.seal(params);
-    let sealed = sealing.next();
-    while (!sealed.done) {
-      await options.pause();
-      sealed = sealing.next();
-    }
+    const params = options.params ?? DEFAULT_BM25_PARAMS;
+    const segment = await Bm25Segment.build(facts, { ...options, params });
+    return Bm25Index.of([segment], params);
+  }
+
+  /** An index of these segments, nothing deleted (empty segments are dropped). */
+  static of(segments: readonly Bm25Segment[], params: Bm25Params = DEFAULT_BM25_PARAMS): Bm25Index {
     const index = new Bm25Index([], params);
-    index.adopt(sealed.value);
+    const kept = segments.filter((segment) => segment.size > 0);
+    index.adopt(
+      kept,
+      kept.map(() => new Set()),
+      new Map(),
+    );
     return index;
   }
 
-  /** Takes the sealed arrays as this index's own. */
-  private adopt(arrays: Bm25Arrays): void {
-    this.termIds = arrays.termIds;
-    this.termNames = arrays.termNames;
-    this.keys = arrays.keys;
-    this.positions = new KeyPositions(this.keys);
-    this.factTerms = arrays.factTerms;
-    this.factStart = arrays.factStart;
-    this.postingStart = arrays.postingStart;
-    this.postingFacts = arrays.postingFacts;
-    this.postingTfs = arrays.postingTfs;
-    this.lengthNorm = arrays.lengthNorm;
-    this.termBound = arrays.termBound;
+  /**
+   * This index with a segment added (after the others) and facts deleted, as a new index: this one is not
+   * changed, and both share their segments. Keys not live here are ignored in `remove`.
+   */
+  withChanges(change: { readonly add?: Bm25Segment | null; readonly remove?: Iterable<number> }): Bm25Index {
+    const deletedDocs = this.deletedDocs.map((docs) => new Set(docs));
+    const deletedDf = new Map(this.deletedDf);
+    for (const key of change.remove ?? []) {
+      const place = this.locate(key);
+      if (!place) continue;
+      const segment = this.segmentList[place.segment] as Bm25Segment;
+      (deletedDocs[place.segment] as Set<number>).add(place.doc);
+      for (const term of segment.termsAt(place.doc)) deletedDf.set(term, (deletedDf.get(term) ?? 0) + 1);
+    }
+    const segments = [...this.segmentList];
+    if (change.add && change.add.size > 0) {
+      segments.push(change.add);
+      deletedDocs.push(new Set());
+    }
+    const next = new Bm25Index([], this.params);
+    next.adopt(segments, deletedDocs, deletedDf);
+    return next;
   }
 
+  private adopt(
+    segments: readonly Bm25Segment[],
+    deletedDocs: readonly ReadonlySet<number>[],
+    deletedDf: ReadonlyMap<string, number>,
+  ): void {
+    this.segmentList = segments;
+    this.deletedDocs = deletedDocs;
+    this.deletedDf = deletedDf;
+    let size = 0;
+    let length = 0;
+    segments.forEach((segment, s) => {
+      const deleted = deletedDocs[s] as ReadonlySet<number>;
+      size += segment.size - deleted.size;
+      length += segment.totalLength;
+      for (const doc of deleted) length -= segment.lengths[doc] as number;
+    });
+    this.liveSize = size;
+    this.liveLength = length;
+  }
+
+  /** Live facts. */
   get size(): number {
-    return this.keys.length;
+    return this.liveSize;
   }
 
-  /** The position of the fact stored under `key`, or -1. */
-  private positionOf(key: number): number {
-    return this.positions.of(key);
+  get segments(): readonly Bm25Segment[] {
+    return this.segmentList;
   }
 
-  /** Term ids of the fact at `doc`. */
-  private termIdsAt(doc: number): Uint32Array {
-    return this.factTerms.subarray(this.factStart[doc] as number, this.factStart[doc + 1] as number);
+  /** Deleted facts, all segments together. */
+  get deletedCount(): number {
+    return this.deletedDocs.reduce((sum, docs) => sum + docs.size, 0);
+  }
+
+  /** Whether the fact at this place was deleted. */
+  isDeleted(place: FactPlace): boolean {
+    return (this.deletedDocs[place.segment] as ReadonlySet<number>).has(place.doc);
+  }
+
+  /** Where the live fact stored under `key` is, or null (newest segment first: a key re-added after deletion). */
+  locate(key: number): FactPlace | null {
+    for (let s = this.segmentList.length - 1; s >= 0; s--) {
+      const doc = (this.segmentList[s] as Bm25Segment).positionOf(key);
+      if (doc >= 0 && !(this.deletedDocs[s] as ReadonlySet<number>).has(doc)) return { segment: s, doc };
+    }
+    return null;
   }
 
   /** Terms of the fact stored under `key` (empty when unknown). */
   termsOf(key: number): ReadonlySet<string> {
-    const doc = this.positionOf(key);
-    if (doc < 0) return new Set();
-    const terms = new Set<string>();
-    for (const id of this.termIdsAt(doc)) terms.add(this.termNames[id] as string);
-    return terms;
+    const place = this.locate(key);
+    if (!place) return new Set();
+    return new Set((this.segmentList[place.segment] as Bm25Segment).termsAt(place.doc));
   }
 
-  /** Number of facts holding `term`, not counting excluded ones. */
+  /** Number of facts holding `term`, not counting deleted or excluded ones. */
   df(term: string, exclude: ReadonlySet<number> = EMPTY): number {
-    const id = this.termIds.get(term);
-    if (id === undefined) return 0;
-    let df = (this.postingStart[id + 1] as number) - (this.postingStart[id] as number);
+    let df = -(this.deletedDf.get(term) ?? 0);
+    const ids: (number | undefined)[] = [];
+    this.segmentList.forEach((segment, s) => {
+      const id = segment.termId(term);
+      ids[s] = id;
+      if (id !== undefined) df += segment.docFrequency(id);
+    });
+    if (df === 0) return 0;
     for (const key of exclude) {
-      const doc = this.positionOf(key);
-      if (doc >= 0 && this.termIdsAt(doc).includes(id)) df -= 1;
+      const place = this.locate(key);
+      if (!place) continue;
+      const id = ids[place.segment];
+      if (id !== undefined && (this.segmentList[place.segment] as Bm25Segment).termIdsAt(place.doc).includes(id)) df -= 1;
     }
     return df;
   }
 
   /** BM25 inverse document frequency, always positive. */
   idf(term: string, exclude: ReadonlySet<number> = EMPTY): number {
-    let present = 0;
-    for (const key of exclude) if (this.positionOf(key) >= 0) present += 1;
-    const n = this.size - present;
+    const n = this.size - this.excludedLive(exclude);
     const df = this.df(term, exclude);
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  }
+
+  private excludedLive(exclude: ReadonlySet<number>): number {
+    let present = 0;
+    for (const key of exclude) if (this.locate(key)) present += 1;
+    return present;
   }
 
   /**
@@ -165,36 +195,49 @@ export class Bm25Index {
   search(question: string, k: number, exclude: ReadonlySet<number> = EMPTY): Bm25Hit[] {
     const terms = contentTerms(question);
     if (terms.length === 0 || this.size === 0 || k <= 0) return [];
-    const { k1 } = this.params;
-    const lists: PostingList[] = [];
-    let ideal = 0;
-    terms.forEach((term, order) => {
-      const idf = this.idf(term, exclude);
-      ideal += idf;
-      const id = this.termIds.get(term);
-      if (id === undefined) return;
-      const start = this.postingStart[id] as number;
-      const end = this.postingStart[id + 1] as number;
-      lists.push({
-        order,
-        idf,
-        facts: this.postingFacts.subarray(start, end),
-        tfs: this.postingTfs.subarray(start, end),
-        bound: idf * (this.termBound[id] as number),
+    const { k1, b } = this.params;
+    const idfs = terms.map((term) => this.idf(term, exclude));
+    const ideal = idfs.reduce((sum, idf) => sum + idf, 0);
+    // Lengths are normalised by the live facts' average, excluded ones included (as a full index does).
+    const avgdl = this.liveLength / this.size || 1;
+    const excluded = this.excludedDocs(exclude);
+    const found: { hit: ScoredFact; segment: number }[] = [];
+    this.segmentList.forEach((segment, s) => {
+      const lists: PostingList[] = [];
+      terms.forEach((term, order) => {
+        const id = segment.termId(term);
+        if (id === undefined) return;
+        const idf = idfs[order] as number;
+        lists.push({ order, idf, ...segment.postings(id), bound: idf * segment.bound(id, avgdl) });
       });
+      if (lists.length === 0) return;
+      const skip = excluded[s] ?? (this.deletedDocs[s] as ReadonlySet<number>);
+      for (const hit of topByMaxScore(lists, k, { k1, b, avgdl, lengths: segment.lengths, skip })) found.push({ hit, segment: s });
     });
-    const skip = new Set<number>();
-    for (const key of exclude) {
-      const doc = this.positionOf(key);
-      if (doc >= 0) skip.add(doc);
-    }
-    const keys = this.keys;
-    return topByMaxScore(lists, k, { k1, lengthNorm: this.lengthNorm, skip }).map(({ doc, score }) => ({
-      key: keys[doc] as number,
-      raw: score,
-      normalised: ideal > 0 ? Math.min(1, score / ideal) : 0,
+    if (this.segmentList.length > 1) found.sort(ranking);
+    return found.slice(0, k).map(({ hit, segment }) => ({
+      key: (this.segmentList[segment] as Bm25Segment).keyAt(hit.doc),
+      raw: hit.score,
+      normalised: ideal > 0 ? Math.min(1, hit.score / ideal) : 0,
     }));
   }
+
+  /** Per segment holding an excluded fact: its deleted positions and excluded ones (others: undefined). */
+  private excludedDocs(exclude: ReadonlySet<number>): (Set<number> | undefined)[] {
+    const skip: (Set<number> | undefined)[] = [];
+    for (const key of exclude) {
+      const place = this.locate(key);
+      if (!place) continue;
+      const docs = (skip[place.segment] ??= new Set(this.deletedDocs[place.segment]));
+      docs.add(place.doc);
+    }
+    return skip;
+  }
+}
+
+/** Best first: score, then the first question term held, then insertion order (segment, then position). */
+function ranking(a: { hit: ScoredFact; segment: number }, b: { hit: ScoredFact; segment: number }): number {
+  return b.hit.score - a.hit.score || a.hit.first - b.hit.first || a.segment - b.segment || a.hit.doc - b.hit.doc;
 }
 
 const EMPTY: ReadonlySet<number> = new Set();

@@ -13,6 +13,18 @@ export interface PostingList {
 export interface ScoredFact {
   readonly doc: number;
   readonly score: number;
+  /** The first question term (by order) the fact holds: equal scores rank by it. */
+  readonly first: number;
+}
+
+/** How a fact's term weights are computed: BM25's k1 and b, the index's average length, the facts' lengths. */
+export interface Bm25Scoring {
+  readonly k1: number;
+  readonly b: number;
+  readonly avgdl: number;
+  readonly lengths: Uint32Array;
+  /** Fact positions left out (deleted or excluded). */
+  readonly skip: ReadonlySet<number>;
 }
 
 /**
@@ -30,13 +42,11 @@ const BOUND_MARGIN = 1 + 1e-9;
  * Exact: every fact's score is the sum of its terms' parts in question order (the same arithmetic as scoring
  * every posting), and the order is score descending, then the first question term the fact holds, then
  * insertion order — the order in which a term-at-a-time scorer first reaches facts. Facts in `skip` are left out.
+ * A fact's length norm is k1 · (1 − b + b · length / avgdl), computed as a whole index computes it.
  */
-export function topByMaxScore(
-  given: readonly PostingList[],
-  k: number,
-  scoring: { readonly k1: number; readonly lengthNorm: Float64Array; readonly skip: ReadonlySet<number> },
-): ScoredFact[] {
-  const { k1, lengthNorm, skip } = scoring;
+export function topByMaxScore(given: readonly PostingList[], k: number, scoring: Bm25Scoring): ScoredFact[] {
+  const { k1, b, avgdl, lengths, skip } = scoring;
+  const norm = (doc: number) => k1 * (1 - b + (b * (lengths[doc] as number)) / avgdl);
   const lists = [...given].sort((a, b) => a.bound - b.bound);
   const byOrder = [...given].sort((a, b) => a.order - b.order);
   const n = lists.length;
@@ -62,13 +72,14 @@ export function topByMaxScore(
       }
     }
     if (doc < 0) break;
+    const docNorm = norm(doc);
     let partial = 0;
     for (let i = essential; i < n; i++) {
       const list = lists[i] as PostingList;
       const at = cursor[i] as number;
       if (list.facts[at] === doc) {
         const tf = list.tfs[at] as number;
-        const value = (list.idf * tf * (k1 + 1)) / (tf + (lengthNorm[doc] as number));
+        const value = (list.idf * tf * (k1 + 1)) / (tf + docNorm);
         part[slot[i] as number] = value;
         partial += value;
         cursor[i] = at + 1;
@@ -85,7 +96,7 @@ export function topByMaxScore(
       cursor[i] = at;
       if (list.facts[at] === doc) {
         const tf = list.tfs[at] as number;
-        const value = (list.idf * tf * (k1 + 1)) / (tf + (lengthNorm[doc] as number));
+        const value = (list.idf * tf * (k1 + 1)) / (tf + docNorm);
         part[slot[i] as number] = value;
         partial += value;
       }
@@ -108,7 +119,7 @@ export function topByMaxScore(
     }
     part.fill(Number.NaN);
   }
-  return top.map(({ doc, score }) => ({ doc, score }));
+  return top;
 }
 
 /** Inserts a fact into the best-first top list if it ranks there; true when it did. */
