@@ -124,6 +124,10 @@ export class FactTable {
     return this.texts[position] as string;
   }
 
+  passageAt(position: number): string | null {
+    return this.passage.get(position);
+  }
+
   externalIdAt(position: number): string | null {
     return this.externalIds[position] ?? null;
   }

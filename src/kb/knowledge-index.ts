@@ -1,14 +1,16 @@
 import type { EvidenceFact, Vocabulary } from '../core/gate/types.js';
-import { Bm25Index, type IndexableFact } from '../core/retrieval/bm25-index.js';
+import { Bm25Index, DEFAULT_BM25_PARAMS, type IndexableFact } from '../core/retrieval/bm25-index.js';
+import { Bm25Segment } from '../core/retrieval/bm25-segment.js';
 import { reciprocalRankFusion, topByCosine } from '../core/retrieval/fusion.js';
-import { GrowableArray } from '../core/retrieval/growable-array.js';
 import { rerankByPhrase } from '../core/retrieval/phrase-rerank.js';
 import { promoteRangeRows } from '../core/retrieval/range-rows.js';
 import { identifierTags } from '../core/text/analyse-question.js';
 import { figuresIn } from '../core/text/number-ranges.js';
-import { FactTable, type StoredFact } from './fact-table.js';
+import { CollectedFacts, FactSegment } from './fact-segment.js';
+import type { StoredFact } from './fact-table.js';
 
 export type { StoredFact } from './fact-table.js';
+export { EXPERT_SOURCE_PREFIX, isExpertSource } from './fact-segment.js';
 
 /** A KB's own calibrated gate setting (the newest version), from `candor eval calibrate --apply`. */
 export interface KbGateSetting {
@@ -20,15 +22,14 @@ export interface KbGateSetting {
   readonly model: string;
 }
 
-/** A knowledge base version, searchable in memory. Rebuilt when the version changes. */
+/** A knowledge base version, searchable in memory: segments of facts (see Bm25Index) and what was deleted from them. */
 export class KnowledgeIndex {
   /** This KB's calibrated gate setting in force, if any (kept current by KnowledgeIndexCache). */
   gateSetting: KbGateSetting | null = null;
   /** When the first expert answer in this index is due for re-confirmation (ms since epoch); the cache reloads then. */
   expiresAt = Number.POSITIVE_INFINITY;
-  private readonly table: FactTable;
-  /** Facts that open their passage (the first of their section), by position: a section's topic sentence. */
-  private readonly openers: Uint8Array;
+  /** The facts of each segment, in the order of `bm25.segments`. */
+  readonly segments: readonly FactSegment[];
   /** Experts' answers (source `expert:…`), as opposed to facts of the KB's documents. */
   readonly expertFactIds: ReadonlySet<number>;
   readonly bm25: Bm25Index;
@@ -37,18 +38,25 @@ export class KnowledgeIndex {
     readonly kbId: number,
     readonly name: string,
     readonly version: number,
-    rows: readonly StoredFact[] | CollectedFacts,
+    rows: readonly StoredFact[] | CollectedFacts | { readonly segments: readonly FactSegment[]; readonly bm25: Bm25Index },
     /** Unit-length fact embeddings for vector retrieval (empty: lexical only). */
     readonly vectors: ReadonlyMap<number, Float32Array> = new Map(),
     /** The lexical index, when built already (KnowledgeIndex.build builds it a slice at a time). */
     bm25?: Bm25Index,
   ) {
-    const collected = rows instanceof CollectedFacts ? rows : CollectedFacts.of(rows);
-    collected.seal();
-    this.table = collected.table;
-    this.openers = collected.openers.trimmed();
-    this.expertFactIds = collected.expertFactIds;
-    this.bm25 = bm25 ?? new Bm25Index(rows instanceof CollectedFacts ? collected.indexable() : rows.map(indexable));
+    if ('segments' in rows) {
+      this.segments = rows.segments;
+      this.bm25 = rows.bm25;
+    } else {
+      const segment = (rows instanceof CollectedFacts ? rows : CollectedFacts.of(rows)).seal();
+      this.segments = segment.size > 0 ? [segment] : [];
+      this.bm25 = bm25 ?? new Bm25Index(Array.from({ length: segment.size }, (_, i) => indexable(segment.table.at(i))));
+    }
+    const experts = new Set<number>();
+    this.segments.forEach((segment, s) => {
+      for (const key of segment.expertKeys) if (this.bm25.locate(key)?.segment === s) experts.add(key);
+    });
+    this.expertFactIds = experts;
   }
 
   /**
@@ -61,26 +69,44 @@ export class KnowledgeIndex {
     vectors: ReadonlyMap<number, Float32Array>,
     slicing: { readonly pause: () => Promise<void>; readonly sliceSize?: number | undefined },
   ): Promise<KnowledgeIndex> {
-    const collected = new CollectedFacts();
-    const bm25 = await Bm25Index.build(
-      (async function* () {
-        for await (const row of rows) {
-          collected.add(row);
-          yield indexable(row);
-        }
-      })(),
-      { pause: slicing.pause, ...(slicing.sliceSize ? { sliceSize: slicing.sliceSize } : {}) },
-    );
-    return new KnowledgeIndex(kb.kbId, kb.name, kb.version, collected, vectors, bm25);
+    const { facts, bm25 } = await buildSegment(rows, slicing);
+    return new KnowledgeIndex(kb.kbId, kb.name, kb.version, { segments: [facts], bm25: Bm25Index.of([bm25]) }, vectors);
+  }
+
+  /**
+   * The index of a later version of the same KB: this one with a segment of the facts it added and without
+   * those it retired, sharing every other segment (this index is not changed).
+   */
+  withChanges(
+    version: number,
+    change: {
+      readonly add: { readonly facts: FactSegment; readonly bm25: Bm25Segment } | null;
+      readonly remove: readonly number[];
+      readonly vectors: ReadonlyMap<number, Float32Array>;
+    },
+  ): KnowledgeIndex {
+    const bm25 = this.bm25.withChanges({ add: change.add?.bm25 ?? null, remove: change.remove });
+    const segments = change.add && change.add.facts.size > 0 ? [...this.segments, change.add.facts] : this.segments;
+    return new KnowledgeIndex(this.kbId, this.name, version, { segments, bm25 }, change.vectors);
   }
 
   get size(): number {
-    return this.table.size;
+    return this.bm25.size;
   }
 
-  /** Every fact of this version, in store order. */
+  /** Every live fact of this version, in store order (segment by segment). */
   allFacts(): StoredFact[] {
-    return Array.from({ length: this.table.size }, (_, position) => this.table.at(position));
+    const all: StoredFact[] = [];
+    this.segments.forEach((segment, s) => {
+      for (let doc = 0; doc < segment.size; doc++) if (!this.bm25.isDeleted({ segment: s, doc })) all.push(segment.table.at(doc));
+    });
+    return all;
+  }
+
+  /** The live fact with this store id, or null. */
+  private fact(key: number): StoredFact | null {
+    const place = this.bm25.locate(key);
+    return place ? (this.segments[place.segment] as FactSegment).table.at(place.doc) : null;
   }
 
   /**
@@ -92,17 +118,32 @@ export class KnowledgeIndex {
     const keys = new Set<number>();
     const unknown: string[] = [];
     for (const id of ids) {
-      const key = this.table.idOfExternal(id) ?? (/^\d+$/.test(id) && this.isUnnamed(Number(id)) ? Number(id) : undefined);
+      const key = this.liveExternal(id) ?? (/^\d+$/.test(id) && this.fact(Number(id))?.externalId === null ? Number(id) : undefined);
       if (key === undefined) unknown.push(id);
       else keys.add(key);
     }
     return { keys, unknown };
   }
 
-  /** Whether a fact with this store id is here and has no external id (decisions then name it by its store id). */
-  private isUnnamed(id: number): boolean {
-    const position = this.table.positionOf(id);
-    return position >= 0 && this.table.externalIdAt(position) === null;
+  /** The store id of the live fact with this external id, if any (newest segment first). */
+  private liveExternal(externalId: string): number | undefined {
+    for (let s = this.segments.length - 1; s >= 0; s--) {
+      const key = (this.segments[s] as FactSegment).table.idOfExternal(externalId);
+      if (key !== undefined && this.bm25.locate(key)?.segment === s) return key;
+    }
+    return undefined;
+  }
+
+  /** Whether the live fact is the first of its passage (a section's topic sentence), as in one index of the live facts. */
+  private opens(key: number): boolean {
+    const place = this.bm25.locate(key);
+    if (!place) return false;
+    const gone = (s: number) => this.bm25.deletedIn(s);
+    const segment = this.segments[place.segment] as FactSegment;
+    if (segment.hasEarlierOfPassage(place.doc, gone(place.segment))) return false;
+    const passage = segment.passageAt(place.doc);
+    for (let s = 0; s < place.segment; s++) if ((this.segments[s] as FactSegment).holdsPassage(passage, gone(s))) return false;
+    return true;
   }
 
   /** True when facts have embeddings, so a question vector can be used. */
@@ -123,11 +164,8 @@ export class KnowledgeIndex {
       question,
       pool,
       k * 2,
-      (key) => {
-        const position = this.table.positionOf(key);
-        return position < 0 ? '' : this.table.textAt(position);
-      },
-      (key) => this.openers[this.table.positionOf(key)] === 1,
+      (key) => this.fact(key)?.text ?? '',
+      (key) => this.opens(key),
     );
     const lexical = hits.map((hit) => this.evidence(hit.key, hit.normalised)).sort((a, b) => b.score - a.score);
     const figures = figuresIn(question);
@@ -149,7 +187,7 @@ export class KnowledgeIndex {
   }
 
   private evidence(key: number, similarity: number): EvidenceFact {
-    const fact = this.table.at(this.table.positionOf(key));
+    const fact = this.fact(key) as StoredFact;
     return {
       factId: fact.id,
       externalId: fact.externalId,
@@ -176,54 +214,9 @@ export class KnowledgeIndex {
   }
 }
 
-/**
- * A KB version's facts as they are read (row by row, or page by page): the fact table, which facts open
- * their passage, and which are experts' answers.
- */
-export class CollectedFacts {
-  readonly table = new FactTable();
-  readonly openers = new GrowableArray((n) => new Uint8Array(n));
-  readonly expertFactIds = new Set<number>();
-  private seenPassages: Set<string> | null = new Set();
-
-  static of(rows: readonly StoredFact[]): CollectedFacts {
-    const collected = new CollectedFacts();
-    for (const row of rows) collected.add(row);
-    return collected;
-  }
-
-  add(row: StoredFact): void {
-    if (!this.seenPassages) throw new Error('CollectedFacts: facts cannot be added once indexed');
-    this.table.append(row);
-    if (isExpertSource(row.source)) this.expertFactIds.add(row.id);
-    const passage = row.passage ?? `fact#${row.id}`;
-    this.openers.push(this.seenPassages.has(passage) ? 0 : 1);
-    this.seenPassages.add(passage);
-  }
-
-  /** Seals the table (no more facts) and gives its facts as the lexical index reads them. */
-  *indexable(): Generator<IndexableFact> {
-    this.seal();
-    for (let position = 0; position < this.table.size; position++) yield indexable(this.table.at(position));
-  }
-
-  seal(): void {
-    if (!this.seenPassages) return;
-    this.seenPassages = null;
-    this.table.seal();
-  }
-}
-
 /** A stored fact as the lexical index reads it: its text, its search context and its identifier tags. */
 export function indexable(row: StoredFact): IndexableFact {
   return { key: row.id, text: row.text, context: searchContext(row), tags: identifierTags(row.text) };
-}
-
-/** An expert fact's source starts with this: "expert:slack:U123". */
-export const EXPERT_SOURCE_PREFIX = 'expert:';
-
-export function isExpertSource(source: string): boolean {
-  return source.startsWith(EXPERT_SOURCE_PREFIX);
 }
 
 /** How a citation names an expert answer: "Answered by an expert on 2026-11-25". */
@@ -258,4 +251,22 @@ function cosine(v: Float32Array | undefined, q: Float32Array): number {
   let dot = 0;
   for (let i = 0; i < v.length; i++) dot += (v[i] as number) * (q[i] as number);
   return dot;
+}
+
+/** A segment of these rows (facts and BM25), built a slice at a time with `pause` between slices. */
+export async function buildSegment(
+  rows: Iterable<StoredFact> | AsyncIterable<StoredFact>,
+  slicing: { readonly pause: () => Promise<void>; readonly sliceSize?: number | undefined },
+): Promise<{ readonly facts: FactSegment; readonly bm25: Bm25Segment }> {
+  const collected = new CollectedFacts();
+  const bm25 = await Bm25Segment.build(
+    (async function* () {
+      for await (const row of rows) {
+        collected.add(row);
+        yield indexable(row);
+      }
+    })(),
+    { pause: slicing.pause, params: DEFAULT_BM25_PARAMS, ...(slicing.sliceSize ? { sliceSize: slicing.sliceSize } : {}) },
+  );
+  return { facts: collected.seal(), bm25 };
 }

@@ -135,6 +135,11 @@ export class Bm25Index {
     return this.deletedDocs.reduce((sum, docs) => sum + docs.size, 0);
   }
 
+  /** The positions of the facts deleted from segment `s`. */
+  deletedIn(s: number): ReadonlySet<number> {
+    return this.deletedDocs[s] ?? EMPTY;
+  }
+
   /** Whether the fact at this place was deleted. */
   isDeleted(place: FactPlace): boolean {
     return (this.deletedDocs[place.segment] as ReadonlySet<number>).has(place.doc);
