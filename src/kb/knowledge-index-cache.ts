@@ -1,11 +1,13 @@
-import { and, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 
+import { segmentsToMerge } from '../core/retrieval/merge-policy.js';
 import { CandorError } from '../kernel/errors.js';
 import { withinTime } from '../kernel/within-time.js';
 import type { Db } from '../store/open-store.js';
-import { documents, facts, kbGateSettings, knowledgeBases } from '../store/schema.js';
+import { kbGateSettings, knowledgeBases } from '../store/schema.js';
 import { loadEmbeddings } from './embed-facts.js';
-import { expertTitle, isExpertSource, KnowledgeIndex, type KbGateSetting, type StoredFact } from './knowledge-index.js';
+import { buildSegment, KnowledgeIndex, type KbGateSetting } from './knowledge-index.js';
+import { ExpertExpiry, factsRetiredSince, relinkedSince, versionFacts } from './version-facts.js';
 
 /** Options of a KB's index cache. */
 export interface IndexCacheOptions {
@@ -46,6 +48,8 @@ export class KnowledgeIndexCache {
     string,
     { readonly kbId: number; readonly version: number; readonly promise: Promise<KnowledgeIndex> }
   >();
+  /** A merge of segments in progress per KB (see segmentsToMerge). */
+  private readonly merging = new Map<string, Promise<void>>();
   private serving: ServingOptions | null = null;
   /** Each KB's version as last read from the store, and when; trusted for `trustVersionsMs` while serving. */
   private readonly known = new Map<string, { readonly kb: CurrentKb; readonly at: number }>();
@@ -121,7 +125,7 @@ export class KnowledgeIndexCache {
   async built(names: readonly string[], ms: number): Promise<void> {
     const builds = names.flatMap((name) => {
       const inFlight = this.building.get(name);
-      return inFlight ? [inFlight.promise.catch(() => undefined)] : [];
+      return [...(inFlight ? [inFlight.promise.catch(() => undefined)] : []), ...(this.merging.has(name) ? [this.merging.get(name)] : [])];
     });
     await withinTime(
       Promise.all(builds).then(() => undefined),
@@ -179,7 +183,10 @@ export class KnowledgeIndexCache {
     const promise = this.load(kb.id, name, kb.version)
       .then((index) => {
         const kept = this.ready.get(name);
-        if (!kept || kept.kbId !== index.kbId || kept.version <= index.version) this.ready.set(name, index);
+        if (!kept || kept.kbId !== index.kbId || kept.version <= index.version) {
+          this.ready.set(name, index);
+          this.mergeIfDue(name, index);
+        }
         return index;
       })
       .finally(() => {
@@ -189,71 +196,59 @@ export class KnowledgeIndexCache {
     return promise;
   }
 
+  /**
+   * Merges the index's segments in the background when the merge policy says so; the merged index (the same
+   * version, answering the same) takes the index's place if it is still the newest, and is looked at again.
+   */
+  private mergeIfDue(name: string, index: KnowledgeIndex): void {
+    if (this.merging.has(name)) return;
+    const range = segmentsToMerge(
+      index.segments.map((segment, s) => {
+        const deleted = index.bm25.deletedIn(s).size;
+        return { live: segment.size - deleted, deleted };
+      }),
+    );
+    if (!range) return;
+    const merging = index
+      .merged(range, { pause: this.pause, sliceSize: this.sliceSize })
+      .then((merged) => {
+        this.merging.delete(name);
+        if (this.ready.get(name) !== index) return;
+        this.ready.set(name, merged);
+        this.mergeIfDue(name, merged);
+      })
+      .catch(() => {
+        this.merging.delete(name); // the unmerged index serves on; the next version tries again
+      });
+    this.merging.set(name, merging);
+  }
+
+  /**
+   * The index of a KB version: the index already built with what changed since (a segment of the facts added,
+   * less those retired), or, for a KB's first index, once an expert answer in it fell due, or when documents
+   * were re-linked, every fact of the version.
+   */
   private async load(kbId: number, name: string, version: number): Promise<KnowledgeIndex> {
-    const days = this.expertDays(name);
-    const now = this.now();
-    let expiresAt = Number.POSITIVE_INFINITY;
-    const db = this.db;
-    // Read page by page (keyset on id), so that neither the driver nor the process holds every row at once; the
-    // pages are one version's facts (added by then, not retired by then) even if a newer version lands meanwhile.
-    async function* rows(): AsyncGenerator<StoredFact> {
-      let after = 0;
-      for (;;) {
-        const page = await readFactPage(db, kbId, version, after);
-        for (const { confirmedAt, ...row } of page) {
-          if (confirmedAt === null || !isExpertSource(row.source)) {
-            yield row;
-            continue;
-          }
-          const confirmed = new Date(confirmedAt).getTime();
-          const due = days === undefined ? Number.POSITIVE_INFINITY : confirmed + days * 86_400_000;
-          if (due <= now) continue; // due for re-confirmation: not used until an expert confirms it again
-          expiresAt = Math.min(expiresAt, due);
-          yield { ...row, title: expertTitle(new Date(confirmed)) };
-        }
-        if (page.length < FACT_PAGE) return;
-        after = (page[page.length - 1] as { id: number }).id;
-      }
-    }
+    const expiry = new ExpertExpiry(this.expertDays(name), this.now());
+    const previous = this.ready.get(name);
+    const slicing = { pause: this.pause, sliceSize: this.sliceSize };
     const vectors = this.embeddingModel ? await loadEmbeddings(this.db, kbId, this.embeddingModel) : new Map<number, Float32Array>();
-    const index = await KnowledgeIndex.build({ kbId, name, version }, rows(), vectors, { pause: this.pause, sliceSize: this.sliceSize });
-    index.expiresAt = expiresAt;
+    let index: KnowledgeIndex;
+    const since = previous && previous.kbId === kbId && previous.version < version && this.now() < previous.expiresAt ? previous : null;
+    const range = since ? { kbId, version, since: since.version } : null;
+    // Most of the index retired (a whole KB ingested again): a full build is cheaper than a segment and a merge.
+    const remove = range && !(await relinkedSince(this.db, range)) ? await factsRetiredSince(this.db, range) : null;
+    if (since && range && remove && remove.length <= since.size / 2) {
+      const add = await buildSegment(versionFacts(this.db, range, expiry), slicing);
+      index = since.withChanges(version, { add, remove, vectors });
+      index.expiresAt = Math.min(since.expiresAt, expiry.expiresAt);
+    } else {
+      const rows = versionFacts(this.db, { kbId, version, since: null }, expiry);
+      index = await KnowledgeIndex.build({ kbId, name, version }, rows, vectors, slicing);
+      index.expiresAt = expiry.expiresAt;
+    }
     return index;
   }
-}
-
-/** Facts read per query while an index is built. */
-const FACT_PAGE = 2_000;
-
-/** One page of a KB version's facts, in id order after `after`. */
-function readFactPage(db: Db, kbId: number, version: number, after: number) {
-  return db
-    .select({
-      id: facts.id,
-      externalId: facts.externalId,
-      text: facts.text,
-      heading: facts.heading,
-      documentPath: sql<string | null>`case when ${facts.externalId} is null then ${documents.path} end`,
-      source: facts.source,
-      passage: facts.passage,
-      confidence: facts.confidence,
-      url: facts.url,
-      title: sql<string | null>`case when ${facts.externalId} is null then ${documents.title} end`,
-      alias: facts.alias,
-      confirmedAt: facts.confirmedAt,
-    })
-    .from(facts)
-    .innerJoin(documents, eq(documents.id, facts.documentId))
-    .where(
-      and(
-        eq(facts.kbId, kbId),
-        gt(facts.id, after),
-        lte(facts.addedInVersion, version),
-        or(isNull(facts.retiredInVersion), gt(facts.retiredInVersion, version)),
-      ),
-    )
-    .orderBy(facts.id)
-    .limit(FACT_PAGE);
 }
 
 interface ServingOptions {

@@ -1,16 +1,17 @@
 import type { EvidenceFact, Vocabulary } from '../core/gate/types.js';
-import { Bm25Index, DEFAULT_BM25_PARAMS, type IndexableFact } from '../core/retrieval/bm25-index.js';
+import { Bm25Index } from '../core/retrieval/bm25-index.js';
 import { Bm25Segment } from '../core/retrieval/bm25-segment.js';
 import { reciprocalRankFusion, topByCosine } from '../core/retrieval/fusion.js';
 import { rerankByPhrase } from '../core/retrieval/phrase-rerank.js';
 import { promoteRangeRows } from '../core/retrieval/range-rows.js';
-import { identifierTags } from '../core/text/analyse-question.js';
 import { figuresIn } from '../core/text/number-ranges.js';
 import { CollectedFacts, FactSegment } from './fact-segment.js';
 import type { StoredFact } from './fact-table.js';
+import { buildSegment, indexable, type Slicing } from './segment-build.js';
 
 export type { StoredFact } from './fact-table.js';
 export { EXPERT_SOURCE_PREFIX, isExpertSource } from './fact-segment.js';
+export { buildSegment, indexable, searchContext, type Slicing } from './segment-build.js';
 
 /** A KB's own calibrated gate setting (the newest version), from `candor eval calibrate --apply`. */
 export interface KbGateSetting {
@@ -88,6 +89,33 @@ export class KnowledgeIndex {
     const bm25 = this.bm25.withChanges({ add: change.add?.bm25 ?? null, remove: change.remove });
     const segments = change.add && change.add.facts.size > 0 ? [...this.segments, change.add.facts] : this.segments;
     return new KnowledgeIndex(this.kbId, this.name, version, { segments, bm25 }, change.vectors);
+  }
+
+  /**
+   * This version with segments `from`..`to` merged into one of their live facts (built a slice at a time), as
+   * a new index answering exactly as this one does.
+   */
+  async merged(range: { readonly from: number; readonly to: number }, slicing: Slicing): Promise<KnowledgeIndex> {
+    const live = function* (this: KnowledgeIndex): Generator<StoredFact> {
+      for (let s = range.from; s <= range.to; s++) {
+        const segment = this.segments[s] as FactSegment;
+        const gone = this.bm25.deletedIn(s);
+        for (let doc = 0; doc < segment.size; doc++) if (!gone.has(doc)) yield segment.table.at(doc);
+      }
+    }.call(this);
+    const add = await buildSegment(live, slicing);
+    const keep = add.facts.size > 0 ? [add.facts] : [];
+    const segments = [...this.segments.slice(0, range.from), ...keep, ...this.segments.slice(range.to + 1)];
+    const index = new KnowledgeIndex(
+      this.kbId,
+      this.name,
+      this.version,
+      { segments, bm25: this.bm25.withMerged(range, add.bm25) },
+      this.vectors,
+    );
+    index.expiresAt = this.expiresAt;
+    index.gateSetting = this.gateSetting;
+    return index;
   }
 
   get size(): number {
@@ -214,30 +242,9 @@ export class KnowledgeIndex {
   }
 }
 
-/** A stored fact as the lexical index reads it: its text, its search context and its identifier tags. */
-export function indexable(row: StoredFact): IndexableFact {
-  return { key: row.id, text: row.text, context: searchContext(row), tags: identifierTags(row.text) };
-}
-
 /** How a citation names an expert answer: "Answered by an expert on 2026-11-25". */
 export function expertTitle(confirmed: Date): string {
   return `Answered by an expert on ${confirmed.toISOString().slice(0, 10)}`;
-}
-
-/**
- * What a fact is searched with besides its text: its document's folder and file
- * names (an organisation's "hr/leave-policy.md" names its subject, as a URL does
- * for a web page; numbers and extensions dropped) and its heading path.
- * Ready-made (.jsonl) facts have no document path: their heading alone.
- */
-export function searchContext(fact: Pick<StoredFact, 'heading' | 'documentPath' | 'alias'>): string | null {
-  const pathWords = (fact.documentPath ?? '')
-    .replace(/\.[A-Za-z0-9]+$/, '')
-    .split(/[\/_\-.\s]+/)
-    .filter((word) => word !== '' && !/^\d+$/.test(word))
-    .join(' ');
-  const parts = [pathWords, fact.heading ?? '', fact.alias ?? ''].filter((part) => part !== '');
-  return parts.length === 0 ? null : parts.join(' › ');
 }
 
 /** BM25 hits re-ranked by phrase: enough that a long fact stating the question outright is among them. */
@@ -251,22 +258,4 @@ function cosine(v: Float32Array | undefined, q: Float32Array): number {
   let dot = 0;
   for (let i = 0; i < v.length; i++) dot += (v[i] as number) * (q[i] as number);
   return dot;
-}
-
-/** A segment of these rows (facts and BM25), built a slice at a time with `pause` between slices. */
-export async function buildSegment(
-  rows: Iterable<StoredFact> | AsyncIterable<StoredFact>,
-  slicing: { readonly pause: () => Promise<void>; readonly sliceSize?: number | undefined },
-): Promise<{ readonly facts: FactSegment; readonly bm25: Bm25Segment }> {
-  const collected = new CollectedFacts();
-  const bm25 = await Bm25Segment.build(
-    (async function* () {
-      for await (const row of rows) {
-        collected.add(row);
-        yield indexable(row);
-      }
-    })(),
-    { pause: slicing.pause, params: DEFAULT_BM25_PARAMS, ...(slicing.sliceSize ? { sliceSize: slicing.sliceSize } : {}) },
-  );
-  return { facts: collected.seal(), bm25 };
 }

@@ -101,6 +101,31 @@ export class Bm25Index {
     return next;
   }
 
+  /**
+   * This index with segments `from`..`to` (inclusive) replaced by `merged`, a segment of their live facts in
+   * order (deleted ones gone): the same live facts, in the same order, as a new index.
+   */
+  withMerged(range: { readonly from: number; readonly to: number }, merged: Bm25Segment): Bm25Index {
+    const { from, to } = range;
+    const deletedDf = new Map(this.deletedDf);
+    for (let s = from; s <= to; s++) {
+      const segment = this.segmentList[s] as Bm25Segment;
+      for (const doc of this.deletedDocs[s] as ReadonlySet<number>) {
+        for (const term of segment.termsAt(doc)) {
+          const left = (deletedDf.get(term) ?? 0) - 1;
+          if (left > 0) deletedDf.set(term, left);
+          else deletedDf.delete(term);
+        }
+      }
+    }
+    const keep = merged.size > 0 ? [merged] : [];
+    const segments = [...this.segmentList.slice(0, from), ...keep, ...this.segmentList.slice(to + 1)];
+    const deletedDocs = [...this.deletedDocs.slice(0, from), ...keep.map(() => new Set<number>()), ...this.deletedDocs.slice(to + 1)];
+    const next = new Bm25Index([], this.params);
+    next.adopt(segments, deletedDocs, deletedDf);
+    return next;
+  }
+
   private adopt(
     segments: readonly Bm25Segment[],
     deletedDocs: readonly ReadonlySet<number>[],

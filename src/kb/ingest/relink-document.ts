@@ -12,11 +12,11 @@ import type { SourceDocument } from './read-sources.js';
  */
 export async function relink(
   tx: Db,
-  { kbId, documentId }: { kbId: number; documentId: number },
+  { kbId, documentId, version }: { kbId: number; documentId: number; version: number },
   doc: SourceDocument,
   options: { readonly batchSize: number; readonly limits: IngestLimits },
 ): Promise<number> {
-  await tx.update(documents).set({ url: doc.url }).where(eq(documents.id, documentId));
+  await tx.update(documents).set({ url: doc.url, linkedInVersion: version }).where(eq(documents.id, documentId));
   const active = and(eq(facts.kbId, kbId), eq(facts.documentId, documentId), isNull(facts.retiredInVersion));
   if (doc.type !== 'jsonl') return relinkFacts(tx, doc.url, active);
   // The facts that follow their file's link, named a batch at a time: the file is read again, not held.

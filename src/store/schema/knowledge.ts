@@ -33,6 +33,8 @@ export const documents = pgTable(
     title: text('title'),
     /** Where people can open the document (canonical URL, PDF URI, the config's folder base URL); null when unknown. */
     url: text('url'),
+    /** The version that last gave the document (and its active facts) a new link; null: none since it was added. */
+    linkedInVersion: integer('linked_in_version'),
     contentHash: text('content_hash').notNull(),
     addedInVersion: integer('added_in_version').notNull(),
     retiredInVersion: integer('retired_in_version'),
@@ -75,6 +77,8 @@ export const facts = pgTable(
     index('facts_external_id').on(t.kbId, t.externalId),
     // An index build reads a KB's facts page by page in id order (migration 0010).
     index('facts_kb_id_id').on(t.kbId, t.id),
+    // A KB's index reads what a version added (a segment of it) rather than every fact.
+    index('facts_kb_added').on(t.kbId, t.addedInVersion),
   ],
 );
 
