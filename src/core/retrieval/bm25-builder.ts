@@ -1,5 +1,6 @@
 import { forEachWord, wordTerms } from '../text/tokenize.js';
 import { GrowableArray } from './growable-array.js';
+import { TermDictionary, type TermDictionaryArrays } from './term-dictionary.js';
 
 /** A fact as the index sees it; `key` is the store's id. */
 export interface IndexableFact {
@@ -25,13 +26,13 @@ const WORD_CACHE_SIZE = 200_000;
 const SEAL_SLICE = 5_000;
 
 /**
- * A BM25 index's typed arrays, as search reads them. Fact d's term ids are factTerms[factStart[d] ..
+ * A BM25 segment's typed arrays, as search reads them (typed arrays only: a worker hands them over without
+ * copying, and a snapshot stores them as they are). Fact d's term ids are factTerms[factStart[d] ..
  * factStart[d + 1]); the postings of term t are postingFacts[postingStart[t] .. postingStart[t + 1]), fact
  * positions in insertion order.
  */
 export interface Bm25Arrays {
-  readonly termIds: ReadonlyMap<string, number>;
-  readonly termNames: readonly string[];
+  readonly terms: TermDictionaryArrays;
   readonly keys: Float64Array;
   readonly factTerms: Uint32Array;
   readonly factStart: Uint32Array;
@@ -190,11 +191,10 @@ export class Bm25Builder {
     this.building = null;
     this.wordIds.clear();
     this.tf = new Uint32Array(0);
-    const { termIds, termNames, totalLength } = this;
+    const { totalLength } = this;
     const keys = adding.keys.trimmed();
     return {
-      termIds,
-      termNames,
+      terms: TermDictionary.of(this.termNames).arrays,
       keys,
       factTerms,
       factStart,

@@ -1,5 +1,6 @@
 import { Bm25Builder, type Bm25Arrays, type Bm25Params, type IndexableFact } from './bm25-builder.js';
 import { KeyPositions } from './key-positions.js';
+import { TermDictionary } from './term-dictionary.js';
 
 /**
  * One immutable part of a BM25 index (a segment, in Lucene's terms): the facts added together, with their own
@@ -9,9 +10,12 @@ import { KeyPositions } from './key-positions.js';
  */
 export class Bm25Segment {
   private readonly positions: KeyPositions;
+  private readonly terms: TermDictionary;
 
-  private constructor(private readonly arrays: Bm25Arrays) {
+  /** A segment of sealed arrays (a builder's, a worker's or a snapshot's). */
+  constructor(readonly arrays: Bm25Arrays) {
     this.positions = new KeyPositions(arrays.keys);
+    this.terms = new TermDictionary(arrays.terms);
   }
 
   /** A segment of these facts, built at once. */
@@ -88,11 +92,11 @@ export class Bm25Segment {
   }
 
   termId(term: string): number | undefined {
-    return this.arrays.termIds.get(term);
+    return this.terms.id(term);
   }
 
   termName(id: number): string {
-    return this.arrays.termNames[id] as string;
+    return this.terms.name(id);
   }
 
   /** Facts of this segment holding the term (deleted ones included). */
@@ -124,6 +128,6 @@ export class Bm25Segment {
 
   /** Terms of the fact at `doc`. */
   termsAt(doc: number): string[] {
-    return Array.from(this.termIdsAt(doc), (id) => this.arrays.termNames[id] as string);
+    return Array.from(this.termIdsAt(doc), (id) => this.terms.name(id));
   }
 }
