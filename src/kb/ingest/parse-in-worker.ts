@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 
 import { describeLimit, formatBytes, type IngestLimits } from '../../config/ingest-limits.js';
 import type { BinaryFormat, BinaryParse } from '../parse/parse-binary.js';
-import { parseWorkerUrl } from './parse-worker-url.js';
+import { parseWorkerUrl } from '../worker-url.js';
 
 /** What the worker is given: the file's bytes (transferred, not copied) and the limits it checks itself. */
 export interface ParseJob {

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { PluginBuild } from 'esbuild';
 
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
-const WORKER = new URL(`./parse-worker.${FROM_SOURCE ? 'ts' : 'js'}`, import.meta.url);
+const WORKER = new URL(`./ingest/parse-worker.${FROM_SOURCE ? 'ts' : 'js'}`, import.meta.url);
 let bundled: Promise<URL> | undefined;
 
 /**
