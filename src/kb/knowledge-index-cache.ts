@@ -6,7 +6,7 @@ import { withinTime } from '../kernel/within-time.js';
 import type { Db } from '../store/open-store.js';
 import { kbGateSettings, knowledgeBases } from '../store/schema.js';
 import { loadEmbeddings } from './embed-facts.js';
-import { buildSegment, KnowledgeIndex, type KbGateSetting } from './knowledge-index.js';
+import { buildSegment, KnowledgeIndex, type KbGateSetting, type Slicing } from './knowledge-index.js';
 import { ExpertExpiry, factsRetiredSince, relinkedSince, versionFacts } from './version-facts.js';
 
 /** Options of a KB's index cache. */
@@ -21,6 +21,10 @@ export interface IndexCacheOptions {
   readonly pause?: () => Promise<void>;
   /** Facts indexed between pauses. @default 500 */
   readonly sliceSize?: number;
+  /** Build segments (a KB's first index, a version's changes, merges) in a worker thread. @default false */
+  readonly offThread?: boolean;
+  /** Segments of at most this many facts are built on this thread all the same. @default INLINE_FACTS (2,000) */
+  readonly inlineFacts?: number;
 }
 
 /** A KB's index as /healthz reports it. */
@@ -60,7 +64,7 @@ export class KnowledgeIndexCache {
   private readonly expertDays: (kb: string) => number | undefined;
   private readonly now: () => number;
   private readonly pause: () => Promise<void>;
-  private readonly sliceSize: number | undefined;
+  private slicing: Slicing;
 
   constructor(
     private readonly db: Db,
@@ -70,7 +74,7 @@ export class KnowledgeIndexCache {
     this.expertDays = options.expertDays ?? (() => undefined);
     this.now = options.now ?? Date.now;
     this.pause = options.pause ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));
-    this.sliceSize = options.sliceSize;
+    this.slicing = { pause: this.pause, sliceSize: options.sliceSize, offThread: options.offThread, inlineFacts: options.inlineFacts };
   }
 
   /** Days after which the KB's expert answers stop being used unless re-confirmed; undefined: never. */
@@ -78,9 +82,10 @@ export class KnowledgeIndexCache {
     return this.expertDays(kb);
   }
 
-  /** Server mode: rebuilds off the request path (see the class). */
+  /** Server mode: rebuilds off the request path (see the class), their index work in a worker thread. */
   serveWhileBuilding(options: ServingOptions): void {
     this.serving = options;
+    this.slicing = { ...this.slicing, offThread: true };
   }
 
   /**
@@ -210,7 +215,7 @@ export class KnowledgeIndexCache {
     );
     if (!range) return;
     const merging = index
-      .merged(range, { pause: this.pause, sliceSize: this.sliceSize })
+      .merged(range, this.slicing)
       .then((merged) => {
         this.merging.delete(name);
         if (this.ready.get(name) !== index) return;
@@ -231,7 +236,7 @@ export class KnowledgeIndexCache {
   private async load(kbId: number, name: string, version: number): Promise<KnowledgeIndex> {
     const expiry = new ExpertExpiry(this.expertDays(name), this.now());
     const previous = this.ready.get(name);
-    const slicing = { pause: this.pause, sliceSize: this.sliceSize };
+    const slicing = this.slicing;
     const vectors = this.embeddingModel ? await loadEmbeddings(this.db, kbId, this.embeddingModel) : new Map<number, Float32Array>();
     let index: KnowledgeIndex;
     const since = previous && previous.kbId === kbId && previous.version < version && this.now() < previous.expiresAt ? previous : null;

@@ -68,10 +68,11 @@ export class KnowledgeIndex {
     kb: { readonly kbId: number; readonly name: string; readonly version: number },
     rows: Iterable<StoredFact> | AsyncIterable<StoredFact>,
     vectors: ReadonlyMap<number, Float32Array>,
-    slicing: { readonly pause: () => Promise<void>; readonly sliceSize?: number | undefined },
+    slicing: Slicing,
   ): Promise<KnowledgeIndex> {
     const { facts, bm25 } = await buildSegment(rows, slicing);
-    return new KnowledgeIndex(kb.kbId, kb.name, kb.version, { segments: [facts], bm25: Bm25Index.of([bm25]) }, vectors);
+    const segments = facts.size > 0 ? [facts] : [];
+    return new KnowledgeIndex(kb.kbId, kb.name, kb.version, { segments, bm25: Bm25Index.of([bm25]) }, vectors);
   }
 
   /**

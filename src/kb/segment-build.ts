@@ -4,15 +4,49 @@ import { Bm25Segment } from '../core/retrieval/bm25-segment.js';
 import { identifierTags } from '../core/text/analyse-question.js';
 import { CollectedFacts, type FactSegment } from './fact-segment.js';
 import type { StoredFact } from './fact-table.js';
+import { buildSegmentInWorker } from './segment-in-worker.js';
 
-/** How a build yields: `pause` between slices of at most `sliceSize` facts. */
+/** How a build yields: `pause` between slices of at most `sliceSize` facts; in a worker thread when `offThread`. */
 export interface Slicing {
   readonly pause: () => Promise<void>;
   readonly sliceSize?: number | undefined;
+  readonly offThread?: boolean | undefined;
+  /** Off-thread, segments of at most this many facts are still built here. @default INLINE_FACTS */
+  readonly inlineFacts?: number | undefined;
 }
 
-/** A segment of these rows (facts and BM25), built a slice at a time with `pause` between slices. */
+/** Segments of fewer facts are built here even off-thread: starting a worker costs more than they do. */
+export const INLINE_FACTS = 2_000;
+
+/**
+ * A segment of these rows (facts and BM25): its BM25 part built in a worker thread (`offThread`, for more
+ * than INLINE_FACTS facts), or here a slice at a time with `pause` between slices.
+ */
 export async function buildSegment(
+  rows: Iterable<StoredFact> | AsyncIterable<StoredFact>,
+  slicing: Slicing,
+): Promise<{ readonly facts: FactSegment; readonly bm25: Bm25Segment }> {
+  if (!slicing.offThread) return buildHere(rows, slicing);
+  const iterator = toAsync(rows)[Symbol.asyncIterator]();
+  const first: StoredFact[] = [];
+  for (let next = await iterator.next(); ; next = await iterator.next()) {
+    if (next.done) return buildHere(first, slicing);
+    first.push(next.value);
+    if (first.length > (slicing.inlineFacts ?? INLINE_FACTS)) break;
+  }
+  const all = (async function* () {
+    yield* first;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  })();
+  return buildSegmentInWorker(all, { pause: slicing.pause, params: DEFAULT_BM25_PARAMS });
+}
+
+async function* toAsync<T>(items: Iterable<T> | AsyncIterable<T>): AsyncGenerator<T> {
+  yield* items;
+}
+
+/** A segment built on this thread, a slice at a time. */
+async function buildHere(
   rows: Iterable<StoredFact> | AsyncIterable<StoredFact>,
   slicing: Slicing,
 ): Promise<{ readonly facts: FactSegment; readonly bm25: Bm25Segment }> {
@@ -30,7 +64,7 @@ export async function buildSegment(
 }
 
 /** A stored fact as the lexical index reads it: its text, its search context and its identifier tags. */
-export function indexable(row: StoredFact): IndexableFact {
+export function indexable(row: Pick<StoredFact, 'id' | 'text' | 'heading' | 'documentPath' | 'alias'>): IndexableFact {
   return { key: row.id, text: row.text, context: searchContext(row), tags: identifierTags(row.text) };
 }
 

@@ -2,22 +2,32 @@ import { fileURLToPath } from 'node:url';
 import type { PluginBuild } from 'esbuild';
 
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
-const WORKER = new URL(`./ingest/parse-worker.${FROM_SOURCE ? 'ts' : 'js'}`, import.meta.url);
-let bundled: Promise<URL> | undefined;
+const bundled = new Map<string, Promise<URL>>();
 
-/**
- * The module the parse worker runs. Built: parse-worker.js beside this file. From source (tsx, vitest) it is
- * TypeScript, which a Node 20 worker cannot load (it ignores loader flags, and tsx's own API would put pdf.js
- * through its transform: a second and some 350 MB per worker). So it is bundled once per process by esbuild
- * (a devDependency, as tsx is) into a data: URL whose packages are imported by absolute URL, natively.
- */
+/** The module the parse worker runs (see workerUrl). */
 export function parseWorkerUrl(): Promise<URL> {
-  if (!FROM_SOURCE) return Promise.resolve(WORKER);
-  bundled ??= bundle();
-  return bundled;
+  return workerUrl('ingest/parse-worker');
 }
 
-async function bundle(): Promise<URL> {
+/**
+ * The module a worker runs, named by its path under src/kb without extension. Built: the .js file. From source
+ * (tsx, vitest) it is TypeScript, which a Node 20 worker cannot load (it ignores loader flags, and tsx's own API
+ * would put pdf.js through its transform: a second and some 350 MB per worker). So it is bundled once per
+ * process by esbuild (a devDependency, as tsx is) into a data: URL whose packages are imported by absolute URL,
+ * natively.
+ */
+export function workerUrl(module: string): Promise<URL> {
+  const url = new URL(`./${module}.${FROM_SOURCE ? 'ts' : 'js'}`, import.meta.url);
+  if (!FROM_SOURCE) return Promise.resolve(url);
+  let made = bundled.get(module);
+  if (!made) {
+    made = bundle(url);
+    bundled.set(module, made);
+  }
+  return made;
+}
+
+async function bundle(worker: URL): Promise<URL> {
   const { build } = await import('esbuild');
   const packageByUrl = {
     name: 'package-by-url',
@@ -29,7 +39,7 @@ async function bundle(): Promise<URL> {
     },
   };
   const result = await build({
-    entryPoints: [fileURLToPath(WORKER)],
+    entryPoints: [fileURLToPath(worker)],
     bundle: true,
     write: false,
     format: 'esm',

@@ -88,6 +88,7 @@ describe('serving while an index is built (serveWhileBuilding)', () => {
     expect(warming).toMatchObject({ code: 'kb_warming', status: 503 });
     expect(cache.readiness(['handbook'])).toEqual([{ kb: 'handbook', version: null, building: 1, facts: null }]);
     gate.release();
+    await cache.built(['handbook'], 60_000); // built in a worker thread: started once the gate opens
     expect((await cache.get('handbook')).version).toBe(1);
     expect(cache.readiness()).toEqual([{ kb: 'handbook', version: 1, building: null, facts: HANDBOOK_FACTS.length }]);
   });
@@ -97,6 +98,8 @@ describe('serving while an index is built (serveWhileBuilding)', () => {
     gate.release();
     const cache = new KnowledgeIndexCache(store.db, { pause: gate.pause, sliceSize: 1 });
     cache.serveWhileBuilding({ maxWaitMs: 50 });
+    await cache.warm(['handbook']);
+    await cache.built(['handbook'], 60_000);
     expect((await cache.get('handbook')).version).toBe(1);
     gate.hold();
     const more = tempFiles({

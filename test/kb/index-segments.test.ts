@@ -6,8 +6,9 @@ import { addExpertFact, retireFact } from '../../src/kb/expert-facts.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
 import { KnowledgeIndexCache } from '../../src/kb/knowledge-index-cache.js';
 import type { KnowledgeIndex } from '../../src/kb/knowledge-index.js';
+import type { Db } from '../../src/store/open-store.js';
 import { tempFiles } from '../support/compose.js';
-import { DRIVERS, useTestStore } from '../support/stores.js';
+import { DRIVERS, useTestStore, type DriverName } from '../support/stores.js';
 
 const QUESTIONS = [
   'How many days of annual leave do staff get?',
@@ -70,8 +71,14 @@ function answersOf(index: KnowledgeIndex) {
   };
 }
 
-describe.each(DRIVERS)('a KB version as a segment of what changed (%s)', (driver) => {
+const BUILDS = DRIVERS.flatMap((driver) => [
+  [driver, 'inline'],
+  [driver, 'worker'],
+]) as [DriverName, 'inline' | 'worker'][];
+
+describe.each(BUILDS)('a KB version as a segment of what changed (%s, built %s)', (driver, build) => {
   const handle = useTestStore(driver);
+  const cache = (db: Db) => new KnowledgeIndexCache(db, build === 'worker' ? { offThread: true, inlineFacts: 0 } : {});
   const files = tempFiles({});
 
   it('each update adds a segment and deletes what it retired, answering as a full build of the version does', async () => {
@@ -82,7 +89,7 @@ describe.each(DRIVERS)('a KB version as a segment of what changed (%s)', (driver
     const db = handle.store.db;
     const urls = (base: string) => ({ 'hr/': base });
     await ingestPaths(db, [files.path('hr')], { kb: 'segments', sourceUrls: urls('https://intranet.example.com/hr/') });
-    const served = new KnowledgeIndexCache(db);
+    const served = cache(db);
     const first = await served.get('segments');
     expect(first.bm25.segments).toHaveLength(1);
 
@@ -129,7 +136,7 @@ describe.each(DRIVERS)('a KB version as a segment of what changed (%s)', (driver
         expect(updated.bm25.segments.slice(0, before.bm25.segments.length), what).toEqual(before.bm25.segments);
         expect(updated.bm25.segments[0], what).toBe(before.bm25.segments[0]);
       } else expect(updated.bm25.segments, what).toHaveLength(1);
-      const full = await new KnowledgeIndexCache(db).get('segments');
+      const full = await cache(db).get('segments');
       expect(full.bm25.segments).toHaveLength(1);
       expect(answersOf(updated), what).toEqual(answersOf(full));
     }
@@ -143,7 +150,7 @@ describe.each(DRIVERS)('a KB version as a segment of what changed (%s)', (driver
 
   it('segments merge in the background past the limit, answering as before the merge', async () => {
     const db = handle.store.db;
-    const served = new KnowledgeIndexCache(db);
+    const served = cache(db);
     await served.get('segments');
     const counts: number[] = [];
     for (let i = 0; i < 2 * MAX_SEGMENTS; i++) {
@@ -164,6 +171,6 @@ describe.each(DRIVERS)('a KB version as a segment of what changed (%s)', (driver
     }
     expect(Math.max(...counts)).toBeLessThanOrEqual(MAX_SEGMENTS);
     expect(counts.some((count, i) => i > 0 && count < (counts[i - 1] as number))).toBe(true);
-    expect(answersOf(await served.get('segments'))).toEqual(answersOf(await new KnowledgeIndexCache(db).get('segments')));
+    expect(answersOf(await served.get('segments'))).toEqual(answersOf(await cache(db).get('segments')));
   });
 });
