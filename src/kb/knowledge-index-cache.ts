@@ -1,4 +1,4 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 
 import { segmentsToMerge } from '../core/retrieval/merge-policy.js';
 import { CandorError } from '../kernel/errors.js';
@@ -6,7 +6,8 @@ import { withinTime } from '../kernel/within-time.js';
 import type { Db } from '../store/open-store.js';
 import { kbGateSettings, knowledgeBases } from '../store/schema.js';
 import { loadEmbeddings } from './embed-facts.js';
-import { buildSegment, KnowledgeIndex, type KbGateSetting } from './knowledge-index.js';
+import { loadGateSetting } from './kb-settings.js';
+import { buildSegment, KnowledgeIndex } from './knowledge-index.js';
 import { ExpertExpiry, factsRetiredSince, relinkedSince, versionFacts } from './version-facts.js';
 
 /** Options of a KB's index cache. */
@@ -275,21 +276,4 @@ function readyWithin(build: Promise<KnowledgeIndex>, ms: number, name: string): 
       retryable: true,
     });
   });
-}
-
-/** The newest calibrated gate setting of a KB, or null. */
-export async function loadGateSetting(db: Db, kbId: number): Promise<KbGateSetting | null> {
-  const [row] = await db
-    .select({
-      version: kbGateSettings.version,
-      minAnswerability: kbGateSettings.minAnswerability,
-      confidentAbove: kbGateSettings.confidentAbove,
-      method: kbGateSettings.method,
-      model: kbGateSettings.model,
-    })
-    .from(kbGateSettings)
-    .where(eq(kbGateSettings.kbId, kbId))
-    .orderBy(desc(kbGateSettings.version))
-    .limit(1);
-  return row ?? null;
 }
