@@ -1,12 +1,12 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 
 import { segmentsToMerge } from '../core/retrieval/merge-policy.js';
 import { CandorError } from '../kernel/errors.js';
 import { withinTime } from '../kernel/within-time.js';
 import type { Db } from '../store/open-store.js';
-import { kbGateSettings, knowledgeBases } from '../store/schema.js';
+import { knowledgeBases } from '../store/schema.js';
 import { loadEmbeddings } from './embed-facts.js';
-import { loadGateSetting } from './kb-settings.js';
+import { refreshSettings, settingVersions } from './kb-settings.js';
 import { buildSegment, KnowledgeIndex } from './knowledge-index.js';
 import { ExpertExpiry, factsRetiredSince, relinkedSince, versionFacts } from './version-facts.js';
 
@@ -85,7 +85,7 @@ export class KnowledgeIndexCache {
   }
 
   /**
-   * A KB's version or gate setting changed (null: any KB's may have): the next ask reads it from the store
+   * A KB's version or a setting of it (gate, grounding) changed (null: any KB's may have): the next ask reads it from the store
    * again, and a served KB's new version starts building now rather than on that ask.
    */
   changed(kb: string | null): void {
@@ -106,8 +106,7 @@ export class KnowledgeIndexCache {
         index = this.serving ? await readyWithin(build, this.serving.maxWaitMs, name) : await build;
       }
     }
-    const gateVersion = kb.gateVersion === null ? null : Number(kb.gateVersion);
-    if ((index.gateSetting?.version ?? null) !== gateVersion) index.gateSetting = await loadGateSetting(this.db, kb.id);
+    await refreshSettings(this.db, index, kb);
     return index;
   }
 
@@ -161,9 +160,7 @@ export class KnowledgeIndexCache {
       .select({
         id: knowledgeBases.id,
         version: knowledgeBases.currentVersion,
-        gateVersion: sql<
-          number | null
-        >`(select max(${kbGateSettings.version}) from ${kbGateSettings} where ${kbGateSettings.kbId} = ${knowledgeBases.id})`,
+        ...settingVersions,
       })
       .from(knowledgeBases)
       .where(eq(knowledgeBases.name, name));
@@ -266,6 +263,7 @@ interface CurrentKb {
   readonly id: number;
   readonly version: number;
   readonly gateVersion: number | null;
+  readonly groundingVersion: number | null;
 }
 
 /** The index once built, if that is within `ms`; else a 503 the caller can come back from. */
