@@ -7,7 +7,7 @@ import { candorInProcess } from '../support/cli-in-process.js';
 import { jsonl, tempFiles } from '../support/compose.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.js';
 import { migratedStore } from '../support/migrated-store.js';
-import { OFFICE_FACTS, OFFICE_QUESTION, officeModel } from '../support/office-facts.js';
+import { CITIES, OFFICE_FACTS, OFFICE_QUESTION, officeModel } from '../support/office-facts.js';
 import { createTestStore, DRIVERS, type TestStore } from '../support/stores.js';
 
 interface Summary {
@@ -92,12 +92,12 @@ describe.each(DRIVERS)('candor eval calibrate --grounding, end to end through th
     expect(fake.chatCalls()).toHaveLength(72);
 
     // Applied: the questions and drafts come from PREFIX.cache.jsonl, so the model is asked nothing again.
-    const applied = await candor(['eval', 'calibrate', '--grounding', '--kb', 'offices', '--out', out, '--apply', '--json'], model());
+    const applied = await candor(['eval', 'calibrate', '--grounding', '--kb', 'offices', '--out', out, '--apply'], model());
     expect(applied.code, applied.stderr).toBe(0);
     expect(fake.chatCalls()).toHaveLength(72);
-    const stored = JSON.parse(applied.stdout) as Summary;
-    expect(stored.recommended.threshold).toBe(threshold);
-    expect(stored.applied).toEqual({ version: 1, threshold });
+    expect(applied.stdout).toContain(`recommended threshold ${threshold.toFixed(2)}: supported drafts passed`);
+    expect(applied.stdout).toContain(`applied: "offices" now holds model answers to ${threshold} (grounding settings v1)`);
+    expect((JSON.parse(readFileSync(`${out}.json`, 'utf8')) as Summary).applied).toEqual({ version: 1, threshold });
 
     const ask = await candor(['ask', OFFICE_QUESTION('Oslo'), '--kb', 'offices', '--json'], model());
     expect(ask.code, ask.stderr).toBe(0);
@@ -111,6 +111,43 @@ describe.each(DRIVERS)('candor eval calibrate --grounding, end to end through th
     const again = await candor(['eval', 'calibrate', '--grounding', '--kb', 'offices', '--out', out, '--json'], model());
     expect((JSON.parse(again.stdout) as Summary).current).toMatchObject({ threshold, source: 'kb@1' });
   }, 120_000);
+
+  it('asks the questions of --questions FILE (the eval loo format) instead of writing its own', async () => {
+    files.write(
+      'questions.jsonl',
+      jsonl(OFFICE_FACTS.map((f, i) => ({ id: `q${i}`, question: OFFICE_QUESTION(CITIES[i]!), factId: f.id }))),
+    );
+    const before = fake.chatCalls().length;
+    const run = await candor(
+      [
+        'eval',
+        'calibrate',
+        '--grounding',
+        '--kb',
+        'offices',
+        '--questions',
+        files.path('questions.jsonl'),
+        '--out',
+        files.path('given'),
+        '--json',
+      ],
+      model(),
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ method: 'model', n: { supported: 24, unsupported: 24 } });
+    const calls = fake.chatCalls().slice(before);
+    expect(calls).toHaveLength(48);
+    expect(calls.every((c) => (c.body.response_format as { json_schema: { name: string } }).json_schema.name === 'grounded_answer')).toBe(
+      true,
+    );
+    files.write('unknown.jsonl', jsonl([{ id: 'q', question: 'Where?', factId: 'OF-99' }]));
+    const unknown = await candor(
+      ['eval', 'calibrate', '--grounding', '--kb', 'offices', '--questions', files.path('unknown.jsonl')],
+      model(),
+    );
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('1 factIds are not in knowledge base "offices": OF-99');
+  });
 
   it('without a model and with too few labels, says what is missing and exits non-zero', async () => {
     const run = await candor(['eval', 'calibrate', '--grounding', '--kb', 'offices', '--out', files.path('no-model')]);
