@@ -145,7 +145,18 @@ async function finish(index: KnowledgeIndex, assessed: Assessment, deps: DecideD
     };
   }
   if (deps.llm) {
-    const generated = await generate(deps.llm, assessed.input.question, ranked, gate.verdicts, kb, config.telemetry.traceContent);
+    // The KB's own grounding threshold, when calibrated (`eval calibrate --grounding --apply`); else the check's default.
+    const setting = index.groundingSetting;
+    const grounding = setting ? { threshold: setting.threshold, source: `kb@${setting.version}` } : undefined;
+    const generated = await generate(
+      deps.llm,
+      assessed.input.question,
+      ranked,
+      gate.verdicts,
+      kb,
+      config.telemetry.traceContent,
+      grounding,
+    );
     const decided = generated.decided;
     // The model's answer keeps the gate's confidence: a medium-band question stays caveated whoever words the answer.
     if (decided.decision === 'answer' && gate.confidence === 'medium')

@@ -7,7 +7,7 @@ import { ATTR, SPAN } from '../telemetry/attributes.js';
 import { withSpan } from '../telemetry/with-span.js';
 import { evidenceView } from './decision-parts.js';
 import type { Decided } from './decision.js';
-import { checkDraft } from './post-generation-checks.js';
+import { checkDraft, type GroundingThreshold } from './post-generation-checks.js';
 
 /** What the model layers made of a question: the decision, and a draft the checks withheld. */
 export interface Generated {
@@ -33,6 +33,8 @@ export async function generate(
   hard: readonly Verdict[],
   kb: Decided['kb'],
   traceContent: boolean,
+  /** The KB's calibrated grounding threshold, when it has one. @default GROUNDING_THRESHOLD */
+  grounding?: GroundingThreshold,
 ): Promise<Generated> {
   const generation = { model: llm.chatModel, prompt: ANSWER_PROMPT_REF };
   const topics = nearbyTopics(shown, question);
@@ -66,7 +68,7 @@ export async function generate(
       return { decided: declined };
     }
     const llmVerdict: Verdict = { layer: 'llm', pass: true, code: null, detail: 'the model judged the facts answer it' };
-    const checked = await checkDraft(llm, draft, shown, { question: question.text });
+    const checked = await checkDraft(llm, draft, shown, { question: question.text, ...(grounding ? { grounding } : {}) });
     const checks = [llmVerdict, ...checked.verdicts];
     if (checked.failed) {
       const decided = refuse(checked.failed);

@@ -24,6 +24,14 @@ export interface DraftCheckOptions {
   readonly runAll?: boolean;
   /** Also score the grounding against every fact shown, cited or not (reports only). @default false */
   readonly againstAllEvidence?: boolean;
+  /** The grounding threshold and where it came from (the KB's calibrated setting). @default GROUNDING_THRESHOLD, `default` */
+  readonly grounding?: GroundingThreshold;
+}
+
+/** The support a draft must reach, and where that threshold came from: `kb@N` (the KB's setting) or `default`. */
+export interface GroundingThreshold {
+  readonly threshold: number;
+  readonly source: string;
 }
 
 /**
@@ -41,8 +49,9 @@ export async function checkDraft(
   const grounding = checkGrounding(draft, shown, {
     ...(options.question === undefined ? {} : { question: options.question }),
     againstAllEvidence: options.againstAllEvidence ?? false,
+    ...(options.grounding ? { threshold: options.grounding.threshold } : {}),
   });
-  const verdicts: Verdict[] = [groundingReason(grounding)];
+  const verdicts: Verdict[] = [groundingReason(grounding, options.grounding?.source ?? 'default')];
   const done = () => ({ verdicts, grounding, ...firstFailure(verdicts) });
   if (!grounding.pass && !options.runAll) return done();
   if (!llm?.entailment) return done();
@@ -54,9 +63,9 @@ export async function checkDraft(
   return done();
 }
 
-/** The grounding verdict as a decision's reasons store it: the support as its score, without the claims. */
-export function groundingReason(g: GroundingVerdict): Verdict {
-  return { layer: g.layer, pass: g.pass, code: g.code, detail: g.detail, score: g.support, threshold: g.threshold };
+/** The grounding verdict as a decision's reasons store it: the support as its score, the threshold and its source, without the claims. */
+export function groundingReason(g: GroundingVerdict, thresholdSource = 'default'): Verdict {
+  return { layer: g.layer, pass: g.pass, code: g.code, detail: g.detail, score: g.support, threshold: g.threshold, thresholdSource };
 }
 
 async function entailmentVerdict(llm: Llm, answer: string, facts: readonly string[]): Promise<Verdict> {

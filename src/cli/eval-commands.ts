@@ -8,7 +8,7 @@ import { evalGrounding, type GroundingOptions } from '../eval/grounding/groundin
 import { evalLoo, type LooOptions } from '../eval/loo-command.js';
 import { createLlm } from '../llm/llm-client.js';
 import type { Cli } from './cli-context.js';
-import { jsonOption, kbOption, typedPath } from './cli-options.js';
+import { jsonOption, kbOption, typedPath, wholeNumber } from './cli-options.js';
 
 /** `candor eval loo|calibrate|detect|grounding|follow-ups|generate`: offline evaluation. */
 export function registerEval(program: Command, cli: Cli): void {
@@ -40,11 +40,18 @@ function registerLoo(group: Command, cli: Cli): void {
 function registerCalibrate(group: Command, cli: Cli): void {
   group
     .command('calibrate')
-    .description("sweep the answerability threshold over a KB's questions or its reviewers' labels; SVG + JSON trade-off")
+    .description(
+      "sweep the answerability threshold (or, with --grounding, the grounding check's) over a KB's questions or its reviewers' labels; SVG + JSON trade-off",
+    )
     .requiredOption('--kb <name>', 'knowledge base')
     .option('--questions <file>', 'questions in the eval loo format', typedPath(cli))
-    .option('--from-labels', "reviewers' labels on the abstention task instead of a questions file")
+    .option('--from-labels', "reviewers' labels (abstention task; factuality with --grounding) instead of a questions file or a model")
     .option('--target-abstention <share>', 'the abstention on unanswerable questions to aim for (default 0.75)')
+    .option(
+      '--grounding',
+      "the grounding check's threshold: the model's answers with and without their fact (or, without a model, reviewers' labels)",
+    )
+    .option('--max-questions <n>', 'with --grounding: facts to generate questions for, at most (default 200)', wholeNumber(1, 100_000))
     .option('--out <prefix>', 'write PREFIX.svg and PREFIX.json', typedPath(cli))
     .option('--apply', "store the recommended threshold as the KB's setting")
     .addOption(jsonOption())

@@ -1,12 +1,13 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 
 import { segmentsToMerge } from '../core/retrieval/merge-policy.js';
 import { CandorError } from '../kernel/errors.js';
 import { withinTime } from '../kernel/within-time.js';
 import type { Db } from '../store/open-store.js';
-import { kbGateSettings, knowledgeBases } from '../store/schema.js';
+import { knowledgeBases } from '../store/schema.js';
 import { loadEmbeddings } from './embed-facts.js';
-import { buildSegment, KnowledgeIndex, type KbGateSetting, type Slicing } from './knowledge-index.js';
+import { refreshSettings, settingVersions } from './kb-settings.js';
+import { buildSegment, KnowledgeIndex, type Slicing } from './knowledge-index.js';
 import { ExpertExpiry, factsRetiredSince, relinkedSince, versionFacts } from './version-facts.js';
 
 /** Options of a KB's index cache. */
@@ -89,7 +90,7 @@ export class KnowledgeIndexCache {
   }
 
   /**
-   * A KB's version or gate setting changed (null: any KB's may have): the next ask reads it from the store
+   * A KB's version or a setting of it (gate, grounding) changed (null: any KB's may have): the next ask reads it from the store
    * again, and a served KB's new version starts building now rather than on that ask.
    */
   changed(kb: string | null): void {
@@ -110,8 +111,7 @@ export class KnowledgeIndexCache {
         index = this.serving ? await readyWithin(build, this.serving.maxWaitMs, name) : await build;
       }
     }
-    const gateVersion = kb.gateVersion === null ? null : Number(kb.gateVersion);
-    if ((index.gateSetting?.version ?? null) !== gateVersion) index.gateSetting = await loadGateSetting(this.db, kb.id);
+    await refreshSettings(this.db, index, kb);
     return index;
   }
 
@@ -165,9 +165,7 @@ export class KnowledgeIndexCache {
       .select({
         id: knowledgeBases.id,
         version: knowledgeBases.currentVersion,
-        gateVersion: sql<
-          number | null
-        >`(select max(${kbGateSettings.version}) from ${kbGateSettings} where ${kbGateSettings.kbId} = ${knowledgeBases.id})`,
+        ...settingVersions,
       })
       .from(knowledgeBases)
       .where(eq(knowledgeBases.name, name));
@@ -270,6 +268,7 @@ interface CurrentKb {
   readonly id: number;
   readonly version: number;
   readonly gateVersion: number | null;
+  readonly groundingVersion: number | null;
 }
 
 /** The index once built, if that is within `ms`; else a 503 the caller can come back from. */
@@ -280,21 +279,4 @@ function readyWithin(build: Promise<KnowledgeIndex>, ms: number, name: string): 
       retryable: true,
     });
   });
-}
-
-/** The newest calibrated gate setting of a KB, or null. */
-export async function loadGateSetting(db: Db, kbId: number): Promise<KbGateSetting | null> {
-  const [row] = await db
-    .select({
-      version: kbGateSettings.version,
-      minAnswerability: kbGateSettings.minAnswerability,
-      confidentAbove: kbGateSettings.confidentAbove,
-      method: kbGateSettings.method,
-      model: kbGateSettings.model,
-    })
-    .from(kbGateSettings)
-    .where(eq(kbGateSettings.kbId, kbId))
-    .orderBy(desc(kbGateSettings.version))
-    .limit(1);
-  return row ?? null;
 }

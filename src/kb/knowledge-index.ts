@@ -23,10 +23,21 @@ export interface KbGateSetting {
   readonly model: string;
 }
 
+/** A KB's own grounding-check threshold (the newest version), from `candor eval calibrate --grounding --apply`. */
+export interface KbGroundingSetting {
+  readonly version: number;
+  readonly threshold: number;
+  readonly method: string;
+  /** The grounding check it was calibrated for (groundingCheckRef). */
+  readonly checker: string;
+}
+
 /** A knowledge base version, searchable in memory: segments of facts (see Bm25Index) and what was deleted from them. */
 export class KnowledgeIndex {
   /** This KB's calibrated gate setting in force, if any (kept current by KnowledgeIndexCache). */
   gateSetting: KbGateSetting | null = null;
+  /** This KB's calibrated grounding threshold in force, if any (kept current by KnowledgeIndexCache). */
+  groundingSetting: KbGroundingSetting | null = null;
   /** When the first expert answer in this index is due for re-confirmation (ms since epoch); the cache reloads then. */
   expiresAt = Number.POSITIVE_INFINITY;
   /** The facts of each segment, in the order of `bm25.segments`. */

@@ -2,7 +2,7 @@ import pg from 'pg';
 
 import type { Log } from '../kernel/log.js';
 
-/** The channel the store's triggers notify when a KB's version or calibrated gate setting changes (migration 0010). */
+/** The channel the store's triggers notify when a KB's version or calibrated gate setting changes (migration 0010), or its grounding setting (0018). */
 export const KB_CHANGE_CHANNEL = 'candor_kb_change';
 
 /** Told a KB's name when it changed; null when anything may have changed (the listener reconnected). */

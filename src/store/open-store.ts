@@ -37,7 +37,7 @@ export interface Store {
    */
   ping(): Promise<void>;
   /**
-   * Calls `notify` with a KB's name whenever its version or calibrated gate setting changes, in any process
+   * Calls `notify` with a KB's name whenever its version or a calibrated setting of it (gate, grounding) changes, in any process
    * sharing the database (PostgreSQL LISTEN/NOTIFY; PGlite's own notifications, in process), and with null
    * when changes may have been missed. Resolves with a function that stops listening.
    */

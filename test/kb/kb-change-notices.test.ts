@@ -1,9 +1,12 @@
+import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { applyGroundingThreshold } from '../../src/eval/calibrate/kb-grounding-settings.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
 import { KnowledgeIndexCache } from '../../src/kb/knowledge-index-cache.js';
 import { KB_CHANGE_CHANNEL } from '../../src/store/kb-change-listener.js';
+import { knowledgeBases } from '../../src/store/schema.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles } from '../support/compose.js';
 import { DRIVERS, useTestStore, withoutPostgres } from '../support/stores.js';
 
@@ -63,6 +66,38 @@ describe.each(DRIVERS)('KB versions announced by the store, not read per ask (%s
          select id, 1, 0.5, 'calibrate:questions', 'm@1', 'test' from knowledge_bases where name = 'handbook'`,
       );
       await expect.poll(() => notices).toContain('handbook');
+    } finally {
+      await stop();
+    }
+  });
+
+  it('a calibrated grounding threshold is announced, and a serving cache holds the next ask to it', async () => {
+    const cache = new KnowledgeIndexCache(used.store.db);
+    cache.serveWhileBuilding({ maxWaitMs: 5_000, trustVersionsMs: 3_600_000 });
+    expect((await cache.get('handbook')).groundingSetting).toBeNull();
+    const notices: (string | null)[] = [];
+    const stop = await used.store.watchKbChanges((kb) => {
+      notices.push(kb);
+      cache.changed(kb);
+    });
+    try {
+      const [kb] = await used.store.db.select({ id: knowledgeBases.id }).from(knowledgeBases).where(eq(knowledgeBases.name, 'handbook'));
+      const applied = await applyGroundingThreshold(used.store.db, kb!.id, {
+        threshold: 0.62,
+        method: 'calibrate-grounding:model',
+        checker: 'c',
+        note: 'test',
+      });
+      await expect.poll(() => notices).toContain('handbook');
+      // The cache trusts what it read for an hour: the notice is what makes it read the new setting.
+      await expect
+        .poll(async () => (await cache.get('handbook')).groundingSetting)
+        .toEqual({
+          version: applied.version,
+          threshold: 0.62,
+          method: 'calibrate-grounding:model',
+          checker: 'c',
+        });
     } finally {
       await stop();
     }

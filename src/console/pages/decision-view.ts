@@ -54,7 +54,9 @@ export function decisionView(d: DecisionLike, topContributions = 5): Html {
                 <td class="${v.pass ? 'pass' : 'fail'}">${v.pass ? 'pass' : 'refuse'}</td>
                 <td class="mono">${v.code ?? ''}</td>
                 <td class="num">${formatNumber(v.score)}</td>
-                <td class="num">${formatNumber(v.threshold)}</td>
+                <td class="num">
+                  ${formatNumber(v.threshold)}${v.thresholdSource ? html` <span class="muted">(${v.thresholdSource})</span>` : ''}
+                </td>
                 <td>${v.detail}</td>
               </tr>`,
           )}

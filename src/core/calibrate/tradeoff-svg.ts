@@ -14,6 +14,8 @@ export interface TradeoffChart {
   readonly targetAbstention?: number;
   readonly xLabel?: string;
   readonly yLabel?: string;
+  /** How a mark names its y and x shares. @default { y: 'answered', x: 'abstained' } */
+  readonly pointWords?: { readonly y: string; readonly x: string };
 }
 
 const W = 640;
@@ -24,7 +26,8 @@ const COLOURS = ['#d62728', '#1f77b4', '#2ca02c'];
 /**
  * The refusal/accuracy trade-off (as in the L2R paper's figure): one point per
  * threshold, abstention on x and answered-right on y, the marked thresholds
- * named. A plain SVG document, readable in any browser.
+ * named (any pair of shares plots alike: the grounding check's passed/flagged
+ * names its axes and marks). A plain SVG document, readable in any browser.
  */
 export function renderTradeoffSvg(chart: TradeoffChart): string {
   const x = (v: number) => PAD.left + v * (W - PAD.left - PAD.right);
@@ -48,7 +51,8 @@ export function renderTradeoffSvg(chart: TradeoffChart): string {
       const colour = COLOURS[i % COLOURS.length];
       const px = x(m.point.abstained);
       const py = y(m.point.answeredRight);
-      const text = `${m.label}: t=${m.point.threshold.toFixed(2)} (${pct(m.point.answeredRight)} answered, ${pct(m.point.abstained)} abstained)`;
+      const words = chart.pointWords ?? { y: 'answered', x: 'abstained' };
+      const text = `${m.label}: t=${m.point.threshold.toFixed(2)} (${pct(m.point.answeredRight)} ${words.y}, ${pct(m.point.abstained)} ${words.x})`;
       // Earlier marks are drawn larger, so a later one on the same point stays visible inside it.
       return `<circle cx="${px}" cy="${py}" r="${8 - 3 * Math.min(i, 2)}" fill="${colour}"/><text x="${x(0) + 10}" y="${y(0) - 12 - 16 * i}" fill="${colour}">● ${escape(text)}</text>`;
     })

@@ -39,6 +39,8 @@ export interface Verdict {
   readonly detail: string;
   readonly score?: number;
   readonly threshold?: number;
+  /** Where `threshold` came from, for the grounding check: `kb@N` (the KB's calibrated setting, version N) or `default`. */
+  readonly thresholdSource?: string;
 }
 
 /** What a question asks for, when its wording says so. */

@@ -16,11 +16,12 @@ import type { KnowledgeIndex } from '../../kb/knowledge-index.js';
 import { CandorError } from '../../kernel/errors.js';
 import { readLooQuestions } from '../leave-one-out.js';
 import { pointsFromQuestions } from './calibration-points.js';
+import { evalCalibrateGrounding } from './grounding-calibrate-command.js';
 import { applyThreshold, type AppliedSetting } from './kb-gate-settings.js';
 import { pointsFromLabels } from './label-points.js';
 
 /** The services these commands use. */
-type CommandServices = Pick<Services, 'ask' | 'indexes' | 'config' | 'store'>;
+type CommandServices = Pick<Services, 'ask' | 'indexes' | 'config' | 'store' | 'llm'>;
 
 /** `eval calibrate`'s options, as the command line parses them. */
 export interface CalibrateOptions {
@@ -36,6 +37,10 @@ export interface CalibrateOptions {
   /** Store the recommended threshold as the KB's setting. */
   readonly apply?: boolean | undefined;
   readonly json?: boolean | undefined;
+  /** Calibrate the grounding check's threshold instead of the gate's (evalCalibrateGrounding). */
+  readonly grounding?: boolean | undefined;
+  /** With --grounding: facts to generate questions for, at most. */
+  readonly maxQuestions?: number | undefined;
 }
 
 /** The JSON summary (stdout with --json, and the .json file beside the SVG). */
@@ -74,6 +79,11 @@ export async function evalCalibrate(
   print: (text: string) => void,
   progress: (message: string) => void,
 ): Promise<number> {
+  if (args.grounding) return evalCalibrateGrounding(app, args, print, progress);
+  if (args.maxQuestions !== undefined)
+    throw new CandorError('option_invalid', '--max-questions is for --grounding (the model answers questions it generates)', {
+      status: 400,
+    });
   const target = parseTarget(args.targetAbstention);
   if (Boolean(args.questions) === (args.fromLabels === true)) {
     throw new CandorError(

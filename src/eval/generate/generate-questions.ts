@@ -18,6 +18,8 @@ export interface GenerateOptions {
   readonly categories: readonly DontKnowCategory[];
   /** Questions asked per don't-know category. @default 5 */
   readonly perCategory: number;
+  /** Ask about at most this many facts, spread evenly over the KB in id order. @default every fact */
+  readonly maxFacts?: number;
   /** Where generated records are kept for resuming (null: no resume). */
   readonly cachePath: string | null;
   readonly onProgress?: (message: string) => void;
@@ -50,7 +52,7 @@ const GIVE_UP_AFTER = 3;
  * is resumed by running it again; failures are reported, never guessed.
  */
 export async function generateCandidates(db: Db, llm: Llm, options: GenerateOptions): Promise<Generation> {
-  const rows = await currentFacts(db, options.kb);
+  const rows = spread(await currentFacts(db, options.kb), options.maxFacts);
   if (rows.length === 0)
     throw new CandorError(
       'kb_empty',
@@ -145,6 +147,12 @@ function sampleTopics(rows: readonly { text: string; heading: string | null }[])
     seen.add((row.heading ?? row.text).slice(0, 120));
   }
   return [...seen];
+}
+
+/** At most `max` of `rows`, evenly spaced (the same ones on every run over the same facts). */
+function spread<T>(rows: readonly T[], max: number | undefined): T[] {
+  if (max === undefined || rows.length <= max) return [...rows];
+  return Array.from({ length: max }, (_, i) => rows[Math.floor((i * rows.length) / max)] as T);
 }
 
 function hash(text: string): string {

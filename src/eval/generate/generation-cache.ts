@@ -11,12 +11,20 @@ const Entry = z.discriminatedUnion('kind', [
     questions: z.array(z.object({ question: z.string(), expected: z.string() })),
   }),
   z.object({ kind: z.literal('category'), key: z.string(), category: z.string(), questions: z.array(z.string()) }),
+  // A model's answer to a question over given evidence (`eval calibrate --grounding`), keyed by both and the prompt.
+  z.object({
+    kind: z.literal('draft'),
+    key: z.string(),
+    answerable: z.boolean(),
+    answer: z.string(),
+    citations: z.array(z.number().int()),
+  }),
 ]);
 export type CacheEntry = z.infer<typeof Entry>;
 
 /**
  * What the model has generated so far for one output file, one JSON line per
- * fact or category, appended as each arrives: a run that fails part-way is
+ * fact, category or draft answer, appended as each arrives: a run that fails part-way is
  * resumed by the next run, which asks only for what is missing. A torn last
  * line (a crash mid-write) is cut off; any other bad line is an error.
  */

@@ -107,6 +107,31 @@ export const kbGateSettings = pgTable(
   (t) => [uniqueIndex('kb_gate_settings_kb_version').on(t.kbId, t.version)],
 );
 
+/**
+ * A KB's own grounding-check threshold, versioned: `candor eval calibrate --grounding --apply` adds a row; the
+ * newest row is in force for that KB's model answers only (else GROUNDING_THRESHOLD). Old rows stay as history.
+ * Announced to replicas like a gate setting (trigger `kb_grounding_settings_notify`, migration 0018).
+ */
+export const kbGroundingSettings = pgTable(
+  'kb_grounding_settings',
+  {
+    id: serial('id').primaryKey(),
+    kbId: integer('kb_id')
+      .notNull()
+      .references(() => knowledgeBases.id),
+    version: integer('version').notNull(),
+    /** The support a model's draft must reach (checkGrounding's threshold). */
+    threshold: doublePrecision('threshold').notNull(),
+    /** How it was chosen: 'calibrate-grounding:model' (the model's answers) or 'calibrate-grounding:labels'. */
+    method: text('method').notNull(),
+    /** The grounding check it was calibrated for (its weights, see groundingCheckRef). */
+    checker: text('checker').notNull(),
+    note: text('note').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('kb_grounding_settings_kb_version').on(t.kbId, t.version)],
+);
+
 /** Embeddings of facts, per model: written after ingestion in batches, so a failed run resumes where it stopped. */
 export const factEmbeddings = pgTable(
   'fact_embeddings',

@@ -62,6 +62,22 @@ describe('the console decision view', () => {
     expect(view).toContain('data-testid="reply">It is $X [1]; see [2].</div>');
   });
 
+  it("names where a layer's threshold came from when it says (a KB's calibrated grounding threshold)", () => {
+    const view = squeeze(
+      decisionView({
+        decision: 'answer',
+        text: 'x',
+        reasons: [
+          { layer: 'grounding', pass: true, code: null, detail: 'backed', score: 0.98, threshold: 0.97, thresholdSource: 'kb@2' },
+          { layer: 'llm', pass: true, code: null, detail: 'answers it' },
+        ],
+        answerability: null,
+        evidence: [],
+      }).value,
+    );
+    expect(view).toContain('<td class="num">0.97<span class="muted">(kb@2)</span></td>');
+  });
+
   it('shows no caveat and no sources for a refusal', () => {
     const view = decisionView({
       decision: 'abstain',
