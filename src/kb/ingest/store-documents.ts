@@ -95,7 +95,9 @@ async function storeInTransaction(db: Db, docs: readonly SourceDocument[], optio
       }
     };
     for (const doc of relinked) {
-      const facts = await apart(doc, (sp) => relink(sp, { kbId: kb.id, documentId: activeByPath.get(doc.path)!.id, version }, doc, options));
+      const facts = await apart(doc, (sp) =>
+        relink(sp, { kbId: kb.id, documentId: activeByPath.get(doc.path)!.id, version }, doc, options),
+      );
       if (facts === undefined) continue;
       counts.relinked += 1;
       counts.relinkedFacts += facts;
