@@ -71,7 +71,7 @@ async function start(app: Candor, started: Stop[]): Promise<void> {
   started.push(captureConsole(app.log));
   // Indexes are built off the request path from now on, starting with every KB the channels name.
   const served = mappedKbs(app.config.channels, app.config.kb.defaultName);
-  app.indexes.serveWhileBuilding({ maxWaitMs: app.config.kb.indexWaitMs });
+  app.indexes.serveWhileBuilding({ maxWaitMs: app.config.kb.indexWaitMs, ...indexSnapshots(app) });
   // One experts desk for the chat channels and the console: a gap closed in the console updates its chat posts at once.
   const chat = createChatServices(app);
   const routes = httpRoutes(app, served, chat.experts);
@@ -208,7 +208,11 @@ async function keepIndexesWarm(app: Candor, kbs: readonly string[]): Promise<{ s
     })
     .then(
       (stop) => {
-        app.indexes.serveWhileBuilding({ maxWaitMs: app.config.kb.indexWaitMs, trustVersionsMs: app.config.kb.indexRefreshMs });
+        app.indexes.serveWhileBuilding({
+          maxWaitMs: app.config.kb.indexWaitMs,
+          trustVersionsMs: app.config.kb.indexRefreshMs,
+          ...indexSnapshots(app),
+        });
         return stop;
       },
       (error: unknown) => {
@@ -226,5 +230,14 @@ async function keepIndexesWarm(app: Candor, kbs: readonly string[]): Promise<{ s
       clearInterval(timer);
       await unwatch();
     },
+  };
+}
+
+/** Where a server keeps built indexes for its next start, and how it says why one was not used. */
+function indexSnapshots(app: Candor) {
+  return {
+    snapshotDir: app.config.kb.indexSnapshotDir,
+    snapshotSkipped: (kb: string, reason: string) =>
+      app.log('info', 'an index snapshot was not used (the index is built from the store) or not saved', { kb, reason }),
   };
 }

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+
 import { llmSettings, reviewSettings, slackSettings, teamsSettings, type Problem } from './channel-settings.js';
 import { consoleSettings } from './console-settings.js';
 import { otelSettings } from './otel-settings.js';
@@ -77,6 +79,8 @@ function kbSettings(s: Settings) {
     indexWaitMs: s.CANDOR_INDEX_WAIT_MS,
     /** Serving: how often new KB versions are looked for and their index built ahead of the next ask. */
     indexRefreshMs: s.CANDOR_INDEX_REFRESH_MS,
+    /** Serving: where built indexes are kept for the next start (CANDOR_DATA_DIR/index); null: not kept. */
+    indexSnapshotDir: s.CANDOR_INDEX_SNAPSHOTS ? join(s.CANDOR_DATA_DIR, 'index') : null,
     factExtraction: s.CANDOR_FACT_EXTRACTION,
     /** Folder → base URL for documents' links: pass as `ingestPaths(…, { sourceUrls: config.kb.sourceUrls })`. */
     sourceUrls: s.CANDOR_SOURCE_URLS ?? {},

@@ -46,6 +46,8 @@ export const settingsSchema = z.object({
   CANDOR_INDEX_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(2_000),
   // How often a server looks for new KB versions (an ingest by another process) and builds their index before the next ask.
   CANDOR_INDEX_REFRESH_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(10_000),
+  // A served KB's built index is kept in the data folder (CANDOR_DATA_DIR/index) and loaded at the next start.
+  CANDOR_INDEX_SNAPSHOTS: bool.default(true),
   CANDOR_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_000_000).default(65_536),
   // They share a listener with the public Slack and Teams endpoints: set these to keep them private.
   CANDOR_API_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),

@@ -13,6 +13,9 @@ export function isExpertSource(source: string): boolean {
  * facts are experts' answers. Immutable once built; index versions share it.
  */
 export class FactSegment {
+  /** The file this segment is stored in, in the snapshot folder (see IndexSnapshots); null: not stored yet. */
+  storedIn: string | null = null;
+
   constructor(
     readonly table: FactTable,
     /** Per position: the previous fact of the same passage in this segment, or -1. */

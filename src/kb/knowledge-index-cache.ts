@@ -5,10 +5,10 @@ import { CandorError } from '../kernel/errors.js';
 import { withinTime } from '../kernel/within-time.js';
 import type { Db } from '../store/open-store.js';
 import { knowledgeBases } from '../store/schema.js';
-import { loadEmbeddings } from './embed-facts.js';
+import { IndexSnapshots } from './index-snapshots.js';
 import { refreshSettings, settingVersions } from './kb-settings.js';
-import { buildSegment, KnowledgeIndex, type Slicing } from './knowledge-index.js';
-import { ExpertExpiry, factsRetiredSince, relinkedSince, versionFacts } from './version-facts.js';
+import type { KnowledgeIndex, Slicing } from './knowledge-index.js';
+import { VersionLoader } from './version-loader.js';
 
 /** Options of a KB's index cache. */
 export interface IndexCacheOptions {
@@ -61,21 +61,29 @@ export class KnowledgeIndexCache {
   /** Bumped by every change notice, so that a read begun before a notice is not trusted after it. */
   private changes = 0;
 
-  private readonly embeddingModel: string | undefined;
   private readonly expertDays: (kb: string) => number | undefined;
   private readonly now: () => number;
   private readonly pause: () => Promise<void>;
   private slicing: Slicing;
+  private snapshots: IndexSnapshots | null = null;
+  private readonly loader: VersionLoader;
 
   constructor(
     private readonly db: Db,
     options: IndexCacheOptions = {},
   ) {
-    this.embeddingModel = options.embeddingModel;
     this.expertDays = options.expertDays ?? (() => undefined);
     this.now = options.now ?? Date.now;
     this.pause = options.pause ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));
     this.slicing = { pause: this.pause, sliceSize: options.sliceSize, offThread: options.offThread, inlineFacts: options.inlineFacts };
+    this.loader = new VersionLoader(db, {
+      embeddingModel: options.embeddingModel,
+      expertDays: this.expertDays,
+      now: this.now,
+      slicing: () => this.slicing,
+      snapshots: () => this.snapshots,
+      snapshotSkipped: (kb, reason) => this.serving?.snapshotSkipped?.(kb, reason),
+    });
   }
 
   /** Days after which the KB's expert answers stop being used unless re-confirmed; undefined: never. */
@@ -83,10 +91,20 @@ export class KnowledgeIndexCache {
     return this.expertDays(kb);
   }
 
-  /** Server mode: rebuilds off the request path (see the class), their index work in a worker thread. */
+  /**
+   * Server mode: rebuilds off the request path (see the class), their index work in a worker thread, and built
+   * indexes kept in `snapshotDir` for the next start.
+   */
   serveWhileBuilding(options: ServingOptions): void {
     this.serving = options;
-    this.slicing = { ...this.slicing, offThread: true };
+    const snapshots = options.snapshotDir ? new IndexSnapshots(options.snapshotDir) : null;
+    this.snapshots = snapshots;
+    this.slicing = { ...this.slicing, offThread: true, snapshotPath: snapshots ? (kbId) => snapshots.newSegmentPath(kbId) : undefined };
+  }
+
+  /** Resolves once the indexes built so far are kept on disk (serving with a snapshot folder). */
+  async snapshotsSaved(): Promise<void> {
+    await this.loader.saved();
   }
 
   /**
@@ -183,11 +201,13 @@ export class KnowledgeIndexCache {
   private build(name: string, kb: { readonly id: number; readonly version: number }): Promise<KnowledgeIndex> {
     const inFlight = this.building.get(name);
     if (inFlight && inFlight.kbId === kb.id && inFlight.version === kb.version) return inFlight.promise;
-    const promise = this.load(kb.id, name, kb.version)
+    const promise = this.loader
+      .load({ kbId: kb.id, name, version: kb.version }, this.ready.get(name))
       .then((index) => {
         const kept = this.ready.get(name);
         if (!kept || kept.kbId !== index.kbId || kept.version <= index.version) {
           this.ready.set(name, index);
+          void this.loader.save(index);
           this.mergeIfDue(name, index);
         }
         return index;
@@ -218,39 +238,13 @@ export class KnowledgeIndexCache {
         this.merging.delete(name);
         if (this.ready.get(name) !== index) return;
         this.ready.set(name, merged);
+        void this.loader.save(merged);
         this.mergeIfDue(name, merged);
       })
       .catch(() => {
         this.merging.delete(name); // the unmerged index serves on; the next version tries again
       });
     this.merging.set(name, merging);
-  }
-
-  /**
-   * The index of a KB version: the index already built with what changed since (a segment of the facts added,
-   * less those retired), or, for a KB's first index, once an expert answer in it fell due, or when documents
-   * were re-linked, every fact of the version.
-   */
-  private async load(kbId: number, name: string, version: number): Promise<KnowledgeIndex> {
-    const expiry = new ExpertExpiry(this.expertDays(name), this.now());
-    const previous = this.ready.get(name);
-    const slicing = this.slicing;
-    const vectors = this.embeddingModel ? await loadEmbeddings(this.db, kbId, this.embeddingModel) : new Map<number, Float32Array>();
-    let index: KnowledgeIndex;
-    const since = previous && previous.kbId === kbId && previous.version < version && this.now() < previous.expiresAt ? previous : null;
-    const range = since ? { kbId, version, since: since.version } : null;
-    // Most of the index retired (a whole KB ingested again): a full build is cheaper than a segment and a merge.
-    const remove = range && !(await relinkedSince(this.db, range)) ? await factsRetiredSince(this.db, range) : null;
-    if (since && range && remove && remove.length <= since.size / 2) {
-      const add = await buildSegment(versionFacts(this.db, range, expiry), slicing);
-      index = since.withChanges(version, { add, remove, vectors });
-      index.expiresAt = Math.min(since.expiresAt, expiry.expiresAt);
-    } else {
-      const rows = versionFacts(this.db, { kbId, version, since: null }, expiry);
-      index = await KnowledgeIndex.build({ kbId, name, version }, rows, vectors, slicing);
-      index.expiresAt = expiry.expiresAt;
-    }
-    return index;
   }
 }
 
@@ -262,6 +256,10 @@ interface ServingOptions {
    * where change notices reach the cache (`changed`): it bounds how stale a missed notice can leave a replica.
    */
   readonly trustVersionsMs?: number;
+  /** Keep built indexes in this folder and load them at the next start (see IndexSnapshots); null: don't. */
+  readonly snapshotDir?: string | null;
+  /** Told why a kept index was not used or could not be saved. */
+  readonly snapshotSkipped?: (kb: string, reason: string) => void;
 }
 
 interface CurrentKb {

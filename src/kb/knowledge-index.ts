@@ -115,7 +115,7 @@ export class KnowledgeIndex {
         for (let doc = 0; doc < segment.size; doc++) if (!gone.has(doc)) yield segment.table.at(doc);
       }
     }.call(this);
-    const add = await buildSegment(live, slicing);
+    const add = await buildSegment(live, slicing, this.kbId);
     const keep = add.facts.size > 0 ? [add.facts] : [];
     const segments = [...this.segments.slice(0, range.from), ...keep, ...this.segments.slice(range.to + 1)];
     const index = new KnowledgeIndex(

@@ -1,3 +1,5 @@
+import { basename } from 'node:path';
+
 import type { IndexableFact } from '../core/retrieval/bm25-builder.js';
 import { DEFAULT_BM25_PARAMS } from '../core/retrieval/bm25-index.js';
 import { Bm25Segment } from '../core/retrieval/bm25-segment.js';
@@ -13,6 +15,8 @@ export interface Slicing {
   readonly offThread?: boolean | undefined;
   /** Off-thread, segments of at most this many facts are still built here. @default INLINE_FACTS */
   readonly inlineFacts?: number | undefined;
+  /** Off-thread, the worker also stores the segment in a file (see segment-file.ts): a fresh path for a KB's segment. */
+  readonly snapshotPath?: ((kbId: number) => string) | undefined;
 }
 
 /** Segments of fewer facts are built here even off-thread: starting a worker costs more than they do. */
@@ -25,7 +29,8 @@ export const INLINE_FACTS = 2_000;
 export async function buildSegment(
   rows: Iterable<StoredFact> | AsyncIterable<StoredFact>,
   slicing: Slicing,
-): Promise<{ readonly facts: FactSegment; readonly bm25: Bm25Segment }> {
+  kbId?: number,
+): Promise<BuiltSegment> {
   if (!slicing.offThread) return buildHere(rows, slicing);
   const iterator = toAsync(rows)[Symbol.asyncIterator]();
   const first: StoredFact[] = [];
@@ -38,18 +43,25 @@ export async function buildSegment(
     yield* first;
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
   })();
-  return buildSegmentInWorker(all, { pause: slicing.pause, params: DEFAULT_BM25_PARAMS });
+  const snapshot = slicing.snapshotPath && kbId !== undefined ? { path: slicing.snapshotPath(kbId), kbId } : null;
+  const built = await buildSegmentInWorker(all, { pause: slicing.pause, params: DEFAULT_BM25_PARAMS, snapshot });
+  if (built.file) built.facts.storedIn = basename(built.file);
+  return built;
 }
 
 async function* toAsync<T>(items: Iterable<T> | AsyncIterable<T>): AsyncGenerator<T> {
   yield* items;
 }
 
+/** A segment's facts and BM25 part, and the file the worker stored it in (null: none). */
+export interface BuiltSegment {
+  readonly facts: FactSegment;
+  readonly bm25: Bm25Segment;
+  readonly file?: string | null;
+}
+
 /** A segment built on this thread, a slice at a time. */
-async function buildHere(
-  rows: Iterable<StoredFact> | AsyncIterable<StoredFact>,
-  slicing: Slicing,
-): Promise<{ readonly facts: FactSegment; readonly bm25: Bm25Segment }> {
+async function buildHere(rows: Iterable<StoredFact> | AsyncIterable<StoredFact>, slicing: Slicing): Promise<BuiltSegment> {
   const collected = new CollectedFacts();
   const bm25 = await Bm25Segment.build(
     (async function* () {

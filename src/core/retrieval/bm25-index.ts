@@ -65,15 +65,27 @@ export class Bm25Index {
     return Bm25Index.of([segment], params);
   }
 
-  /** An index of these segments, nothing deleted (empty segments are dropped). */
-  static of(segments: readonly Bm25Segment[], params: Bm25Params = DEFAULT_BM25_PARAMS): Bm25Index {
+  /**
+   * An index of these segments (empty ones are dropped), with the positions deleted from each (`deleted[s]`
+   * for segments[s]; none when not given), as a snapshot restores one.
+   */
+  static of(
+    segments: readonly Bm25Segment[],
+    params: Bm25Params = DEFAULT_BM25_PARAMS,
+    deleted: readonly (readonly number[])[] = [],
+  ): Bm25Index {
     const index = new Bm25Index([], params);
-    const kept = segments.filter((segment) => segment.size > 0);
-    index.adopt(
-      kept,
-      kept.map(() => new Set()),
-      new Map(),
-    );
+    const kept: Bm25Segment[] = [];
+    const deletedDocs: Set<number>[] = [];
+    const deletedDf = new Map<string, number>();
+    segments.forEach((segment, s) => {
+      if (segment.size === 0) return;
+      const docs = new Set((deleted[s] ?? []).filter((doc) => doc >= 0 && doc < segment.size));
+      for (const doc of docs) for (const term of segment.termsAt(doc)) deletedDf.set(term, (deletedDf.get(term) ?? 0) + 1);
+      kept.push(segment);
+      deletedDocs.push(docs);
+    });
+    index.adopt(kept, deletedDocs, deletedDf);
     return index;
   }
 

@@ -1,0 +1,172 @@
+import { createHash } from 'node:crypto';
+
+import type { Bm25Arrays } from '../core/retrieval/bm25-builder.js';
+import type { StoredFact } from './fact-table.js';
+
+/** The first bytes of a segment file; a file without them is not one. */
+const MAGIC = Buffer.from('CANDORSEG1\n');
+/** Bumped when the layout or what an index reads of a fact changes: a file of another format is rebuilt, not read. */
+export const SEGMENT_FORMAT = 1;
+
+/** A fact as a segment file stores it (an array, not an object: a million facts' keys add up). */
+type FactRow = [
+  number,
+  string | null,
+  string,
+  string | null,
+  string | null,
+  string,
+  string | null,
+  number,
+  string | null,
+  string | null,
+  string | null,
+];
+
+const ARRAY_TYPES = { Uint8Array, Uint16Array, Uint32Array, Int32Array, Float64Array } as const;
+type ArrayTypeName = keyof typeof ARRAY_TYPES;
+type AnyArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
+
+interface Header {
+  readonly format: number;
+  readonly kbId: number;
+  readonly facts: number;
+  readonly totalLength: number;
+  readonly boundAvgdl: number;
+  readonly arrays: readonly { readonly name: string; readonly type: ArrayTypeName; readonly offset: number; readonly length: number }[];
+  readonly rows: { readonly offset: number; readonly bytes: number };
+  /** SHA-256 of everything after the header. */
+  readonly sha256: string;
+}
+
+/** A segment as stored: its facts and its BM25 arrays. */
+export interface SegmentContents {
+  readonly kbId: number;
+  readonly rows: readonly StoredFact[];
+  readonly arrays: Bm25Arrays;
+}
+
+/**
+ * A segment file's bytes: a magic line, the header's length and the header (JSON: arrays, offsets, checksum),
+ * then each typed array at an 8-byte aligned offset, then the facts (JSON). Read back with readSegmentFile.
+ */
+export function segmentFileBytes(segment: SegmentContents): Buffer[] {
+  const named = arraysOf(segment.arrays);
+  const rows = Buffer.from(JSON.stringify(segment.rows.map(factRow)));
+  const body: Buffer[] = [];
+  const placed: Header['arrays'][number][] = [];
+  let offset = 0;
+  for (const [name, array] of named) {
+    const type = array.constructor.name as ArrayTypeName;
+    placed.push({ name, type, offset, length: array.length });
+    const bytes = Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+    const padded = align(bytes.length);
+    body.push(bytes, Buffer.alloc(padded - bytes.length));
+    offset += padded;
+  }
+  body.push(rows);
+  const hash = createHash('sha256');
+  for (const part of body) hash.update(part);
+  const header: Header = {
+    format: SEGMENT_FORMAT,
+    kbId: segment.kbId,
+    facts: segment.rows.length,
+    totalLength: segment.arrays.totalLength,
+    boundAvgdl: segment.arrays.boundAvgdl,
+    arrays: placed,
+    rows: { offset, bytes: rows.length },
+    sha256: hash.digest('hex'),
+  };
+  const headerBytes = Buffer.from(JSON.stringify(header));
+  const lead = MAGIC.length + 4 + headerBytes.length;
+  const prefix = Buffer.alloc(align(lead));
+  MAGIC.copy(prefix, 0);
+  prefix.writeUInt32LE(headerBytes.length, MAGIC.length);
+  headerBytes.copy(prefix, MAGIC.length + 4);
+  return [prefix, ...body];
+}
+
+/**
+ * The segment a file holds, or the reason it cannot be trusted (not a segment file, another format or KB,
+ * truncated, or its checksum differs): such a file is rebuilt from the store, never read in part.
+ */
+export function readSegmentFile(file: Buffer, kbId: number): SegmentContents | { readonly damaged: string } {
+  if (file.length < MAGIC.length + 4 || !file.subarray(0, MAGIC.length).equals(MAGIC)) return { damaged: 'not a segment file' };
+  const headerLength = file.readUInt32LE(MAGIC.length);
+  let header: Header;
+  try {
+    header = JSON.parse(file.subarray(MAGIC.length + 4, MAGIC.length + 4 + headerLength).toString('utf8')) as Header;
+  } catch {
+    return { damaged: 'its header cannot be read' };
+  }
+  if (header.format !== SEGMENT_FORMAT) return { damaged: `format ${header.format}, not ${SEGMENT_FORMAT}` };
+  if (header.kbId !== kbId) return { damaged: `it belongs to KB ${header.kbId}` };
+  const start = align(MAGIC.length + 4 + headerLength);
+  const body = file.subarray(start);
+  if (body.length !== header.rows.offset + header.rows.bytes) return { damaged: 'it is truncated' };
+  if (createHash('sha256').update(body).digest('hex') !== header.sha256) return { damaged: 'its checksum differs' };
+  const arrays: Record<string, AnyArray> = {};
+  for (const { name, type, offset, length } of header.arrays) {
+    const Type = ARRAY_TYPES[type];
+    const bytes = body.subarray(offset, offset + length * Type.BYTES_PER_ELEMENT);
+    // A copy into memory of its own: aligned, and not holding the whole file alive.
+    const array = new Type(length);
+    new Uint8Array(array.buffer).set(bytes);
+    arrays[name] = array;
+  }
+  const rows = (JSON.parse(body.subarray(header.rows.offset).toString('utf8')) as FactRow[]).map(storedFact);
+  const bm25 = {
+    terms: { bytes: arrays['terms.bytes'], offsets: arrays['terms.offsets'], slots: arrays['terms.slots'] },
+    keys: arrays['keys'],
+    factTerms: arrays['factTerms'],
+    factStart: arrays['factStart'],
+    postingStart: arrays['postingStart'],
+    postingFacts: arrays['postingFacts'],
+    postingTfs: arrays['postingTfs'],
+    lengths: arrays['lengths'],
+    termBound: arrays['termBound'],
+    totalLength: header.totalLength,
+    boundAvgdl: header.boundAvgdl,
+  } as unknown as Bm25Arrays;
+  return { kbId, rows, arrays: bm25 };
+}
+
+function arraysOf(a: Bm25Arrays): [string, AnyArray][] {
+  return [
+    ['terms.bytes', a.terms.bytes],
+    ['terms.offsets', a.terms.offsets],
+    ['terms.slots', a.terms.slots],
+    ['keys', a.keys],
+    ['factTerms', a.factTerms],
+    ['factStart', a.factStart],
+    ['postingStart', a.postingStart],
+    ['postingFacts', a.postingFacts],
+    ['postingTfs', a.postingTfs],
+    ['lengths', a.lengths],
+    ['termBound', a.termBound],
+  ];
+}
+
+function align(n: number): number {
+  return Math.ceil(n / 8) * 8;
+}
+
+function factRow(f: StoredFact): FactRow {
+  return [
+    f.id,
+    f.externalId,
+    f.text,
+    f.heading,
+    f.documentPath ?? null,
+    f.source,
+    f.passage,
+    f.confidence,
+    f.url ?? null,
+    f.title ?? null,
+    f.alias ?? null,
+  ];
+}
+
+function storedFact([id, externalId, text, heading, documentPath, source, passage, confidence, url, title, alias]: FactRow): StoredFact {
+  return { id, externalId, text, heading, documentPath, source, passage, confidence, url, title, alias };
+}
