@@ -128,8 +128,6 @@ function offer(
   k: number,
   fact: { doc: number; score: number; first: number },
 ): boolean {
-  const ranksBefore = (a: typeof fact, b: typeof fact) =>
-    a.score > b.score || (a.score === b.score && (a.first < b.first || (a.first === b.first && a.doc < b.doc)));
   if (top.length === k && !ranksBefore(fact, top[k - 1] as typeof fact)) return false;
   let i = top.length === k ? k - 1 : top.length;
   while (i > 0 && ranksBefore(fact, top[i - 1] as typeof fact)) {
@@ -138,6 +136,15 @@ function offer(
   }
   top[i] = fact;
   return true;
+}
+
+/**
+ * Best first: the higher score, then the first question term held, then insertion order. A module function, not
+ * a closure made per offer(): offer() runs once per candidate fact, and under tsx (esbuild's keepNames) every
+ * such closure was also renamed with Object.defineProperty, which doubled the median search at 100k facts.
+ */
+function ranksBefore(a: { doc: number; score: number; first: number }, b: { doc: number; score: number; first: number }): boolean {
+  return a.score > b.score || (a.score === b.score && (a.first < b.first || (a.first === b.first && a.doc < b.doc)));
 }
 
 /** The first position at or after `from` whose fact is ≥ `doc` (exponential then binary search). */
