@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 
 import { Bm25Index } from '../core/retrieval/bm25-index.js';
@@ -7,6 +7,9 @@ import { Bm25Segment } from '../core/retrieval/bm25-segment.js';
 import { CollectedFacts, type FactSegment } from './fact-segment.js';
 import { KnowledgeIndex } from './knowledge-index.js';
 import { readSegmentFile, SEGMENT_FORMAT, segmentFileBytes } from './segment-file.js';
+
+/** A segment file no manifest names is left this long (a worker may be writing it) before it is removed as a stray. */
+const STRAY_MS = 3_600_000;
 
 /** What a KB's snapshot holds: the version, and its segments' files with the positions deleted from each. */
 interface Manifest {
@@ -32,6 +35,9 @@ export interface SnapshotSkipped {
  * not trusted: the index is built from the store, and the next save replaces it.
  */
 export class IndexSnapshots {
+  /** Per KB: the segment files its last manifest saved by this process named (removed once no manifest names them). */
+  private readonly named = new Map<number, ReadonlySet<string>>();
+
   constructor(private readonly dir: string) {}
 
   /** Fresh file name for a KB's segment, in this folder. */
@@ -57,9 +63,24 @@ export class IndexSnapshots {
     const expiresAt = Number.isFinite(index.expiresAt) ? index.expiresAt : null;
     const manifest: Manifest = { format: SEGMENT_FORMAT, kbId: index.kbId, version: index.version, expiresAt, segments };
     await writeAtomically(this.manifestPath(index.kbId), [Buffer.from(JSON.stringify(manifest))]);
+    // Files a worker is writing for a build in progress are named by no manifest yet: only files an earlier
+    // manifest named are removed here (strays left by a crash are removed by `load`, once old).
     const named = new Set(segments.map((segment) => segment.file));
-    for (const file of await readdir(this.dir)) {
-      if (file.startsWith(`kb${index.kbId}-`) && !named.has(file)) await rm(join(this.dir, file), { force: true });
+    for (const file of this.named.get(index.kbId) ?? []) if (!named.has(file)) await rm(join(this.dir, file), { force: true });
+    this.named.set(index.kbId, named);
+  }
+
+  /** Removes the KB's segment files (and half-written ones) no manifest names, left for more than STRAY_MS. */
+  private async removeStrays(kbId: number, manifest: Manifest | null, now: number): Promise<void> {
+    const named = new Set(Array.isArray(manifest?.segments) ? manifest.segments.map((segment) => segment.file) : []);
+    for (const file of await readdir(this.dir).catch(() => [])) {
+      if (!file.startsWith(`kb${kbId}-`) || named.has(file)) continue;
+      const path = join(this.dir, file);
+      const changed = await stat(path).then(
+        (info) => info.mtimeMs,
+        () => now,
+      );
+      if (now - changed > STRAY_MS) await rm(path, { force: true });
     }
   }
 
@@ -77,9 +98,14 @@ export class IndexSnapshots {
     try {
       manifest = JSON.parse(await readFile(this.manifestPath(kb.kbId), 'utf8')) as Manifest;
     } catch (error) {
+      await this.removeStrays(kb.kbId, null, Date.now());
       return skipped((error as { code?: string }).code === 'ENOENT' ? 'none saved' : 'its manifest cannot be read');
     }
-    if (manifest.format !== SEGMENT_FORMAT || manifest.kbId !== kb.kbId) return skipped('it is of another format or KB');
+    await this.removeStrays(kb.kbId, manifest, Date.now());
+    // The files it names are this process's to replace: the next save removes those it no longer names.
+    if (Array.isArray(manifest.segments)) this.named.set(kb.kbId, new Set(manifest.segments.map((segment) => segment.file)));
+    if (manifest.format !== SEGMENT_FORMAT || manifest.kbId !== kb.kbId || !Array.isArray(manifest.segments))
+      return skipped('it is of another format or KB');
     if (manifest.version > version) return skipped(`it is of version ${manifest.version}, newer than the store's ${version}`);
     if (manifest.expiresAt !== null && now >= manifest.expiresAt) return skipped('an expert answer in it is due for re-confirmation');
     const facts: FactSegment[] = [];
