@@ -7,10 +7,10 @@ import type { GroundingPoint } from '../../core/calibrate/grounding-sweep.js';
 import { checkGrounding } from '../../core/gate/grounding.js';
 import type { KnowledgeIndex } from '../../kb/knowledge-index.js';
 import { CandorError } from '../../kernel/errors.js';
-import { toFailure } from '../../llm/chat-json.js';
 import { ANSWER_PROMPT_REF, groundedAnswer } from '../../llm/grounded-answer.js';
 import type { Llm } from '../../llm/llm-client.js';
 import type { GenerationCache } from '../generate/generation-cache.js';
+import { runModelJobs } from '../model-jobs.js';
 
 /** A question and the facts that answer it (store ids), as the calibration asks it. */
 export interface SourcedQuestion {
@@ -41,10 +41,6 @@ interface Job {
   readonly shown: Shown;
 }
 type Draft = { readonly answerable: boolean; readonly answer: string; readonly citations: readonly number[] };
-
-/** Consecutive unreachable-model failures after which the run stops asking (the endpoint is down). */
-const GIVE_UP_AFTER = 3;
-const CONCURRENCY = 4;
 
 /**
  * The model answers each question twice through the product's prompt (groundedAnswer): once over the facts the KB
@@ -104,40 +100,21 @@ function support(job: Job, draft: Draft): number {
 /** Every job's draft, from the cache or the model (a few at a time); any failure stops the run with what it kept. */
 async function askAll(llm: Llm, jobs: readonly Job[], options: DraftOptions): Promise<Draft[]> {
   const keyOf = (job: Job) => `draft:${draftKey(llm, job)}`;
-  const todo = jobs.filter((job) => !options.cache.get(keyOf(job)));
-  if (todo.length < jobs.length)
-    options.onProgress(`grounding: ${jobs.length - todo.length} of ${jobs.length} drafts kept from an earlier run`);
-  const failed: string[] = [];
-  let done = 0;
-  let unreachableInARow = 0;
-  const queue = [...todo];
-  const worker = async () => {
-    for (let job = queue.shift(); job; job = queue.shift()) {
-      if (unreachableInARow >= GIVE_UP_AFTER) {
-        failed.push('not asked: the model endpoint kept failing');
-        continue;
-      }
-      try {
-        const draft = await groundedAnswer(llm, job.question, job.shown);
-        options.cache.add({
-          kind: 'draft',
-          key: keyOf(job),
-          answerable: draft.answerable,
-          answer: draft.answer,
-          citations: draft.citations,
-        });
-        unreachableInARow = 0;
-      } catch (error) {
-        const failure = toFailure(error);
-        unreachableInARow = failure.code === 'llm_unavailable' ? unreachableInARow + 1 : 0;
-        failed.push(`"${job.question.slice(0, 80)}": ${failure.message}`);
-      }
-      done += 1;
-      if (done % 25 === 0 || done === todo.length) options.onProgress(`grounding: the model answered ${done}/${todo.length} drafts`);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, Math.max(1, todo.length)) }, worker));
-  if (failed.length > 0) throw draftsFailed(failed, jobs.length, options.cache.path);
+  const { failed } = await runModelJobs(jobs, {
+    cache: options.cache,
+    keyOf,
+    ask: async (job) => {
+      const draft = await groundedAnswer(llm, job.question, job.shown);
+      return { kind: 'draft', key: keyOf(job), answerable: draft.answerable, answer: draft.answer, citations: draft.citations };
+    },
+    messages: {
+      resumed: (kept, total) => `grounding: ${kept} of ${total} drafts kept from an earlier run`,
+      progress: (done, todo) => `grounding: the model answered ${done}/${todo} drafts`,
+    },
+    onProgress: options.onProgress,
+  });
+  const reasons = failed.map((f) => (f.asked ? `"${f.job.question.slice(0, 80)}": ${f.error}` : f.error));
+  if (reasons.length > 0) throw draftsFailed(reasons, jobs.length, options.cache.path);
   return jobs.map((job) => {
     const entry = options.cache.get(keyOf(job));
     if (entry?.kind !== 'draft') throw new Error(`no draft kept for "${job.question}"`);
