@@ -1,4 +1,11 @@
-import { FactTable, type StoredFact } from './fact-table.js';
+import { FactTable, type FactTableParts, type StoredFact } from './fact-table.js';
+
+/** A fact segment's parts, as a snapshot stores them (what passages and experts are follows from them). */
+export interface FactSegmentParts {
+  readonly table: FactTableParts;
+  readonly previous: Int32Array;
+  readonly next: Int32Array;
+}
 
 /** An expert fact's source starts with this: "expert:slack:U123". */
 export const EXPERT_SOURCE_PREFIX = 'expert:';
@@ -28,13 +35,36 @@ export class FactSegment {
     readonly expertKeys: ReadonlySet<number>,
   ) {}
 
+  /** The segment of these parts (a snapshot's): the table as stored, its passages' first facts and its experts found again. */
+  static of(parts: FactSegmentParts): FactSegment {
+    const table = FactTable.of(parts.table);
+    const firstOf = new Map<string, number>();
+    const experts = new Set<number>();
+    const { passage, source } = parts.table.runColumns;
+    let run = -1;
+    for (let position = 0; position < table.size; position++) {
+      const at = passage.runs[position] as number;
+      if (at !== run) {
+        run = at;
+        const name = passage.values[at];
+        if (name != null && !firstOf.has(name)) firstOf.set(name, position);
+      }
+      if (isExpertSource(source.values[source.runs[position] as number] ?? '')) experts.add(table.idAt(position));
+    }
+    return new FactSegment(table, parts.previous, parts.next, firstOf, experts);
+  }
+
+  parts(): FactSegmentParts {
+    return { table: this.table.parts(), previous: this.previous, next: this.next };
+  }
+
   get size(): number {
     return this.table.size;
   }
 
-  /** The passage of the fact at `position` (a fact without one is its own). */
-  passageAt(position: number): string {
-    return this.table.passageAt(position) ?? `fact#${this.table.idAt(position)}`;
+  /** The passage of the fact at `position`; null: it has none, and is its own. */
+  passageAt(position: number): string | null {
+    return this.table.passageAt(position);
   }
 
   /** Whether a fact of this passage not in `gone` comes before `position` in this segment. */
@@ -72,7 +102,13 @@ export class CollectedFacts {
     const position = this.table.size;
     this.table.append(row);
     if (isExpertSource(row.source)) this.expertKeys.add(row.id);
-    const passage = row.passage ?? `fact#${row.id}`;
+    const passage = row.passage;
+    if (passage === null) {
+      // Its own passage: no other fact shares it.
+      this.previous.push(-1);
+      this.next.push(-1);
+      return;
+    }
     const last = lastOf.get(passage);
     this.previous.push(last ?? -1);
     this.next.push(-1);

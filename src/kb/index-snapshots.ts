@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 
 import { Bm25Index } from '../core/retrieval/bm25-index.js';
 import { Bm25Segment } from '../core/retrieval/bm25-segment.js';
-import { CollectedFacts, type FactSegment } from './fact-segment.js';
+import type { FactSegment } from './fact-segment.js';
 import { KnowledgeIndex } from './knowledge-index.js';
 import { readSegmentFile, SEGMENT_FORMAT, segmentFileBytes } from './segment-file.js';
 
@@ -53,8 +53,10 @@ export class IndexSnapshots {
       let file = segment.storedIn;
       if (!file) {
         const path = this.newSegmentPath(index.kbId);
-        const rows = Array.from({ length: segment.size }, (_, i) => segment.table.at(i));
-        await writeAtomically(path, segmentFileBytes({ kbId: index.kbId, rows, arrays: (index.bm25.segments[s] as Bm25Segment).arrays }));
+        await writeAtomically(
+          path,
+          segmentFileBytes({ kbId: index.kbId, facts: segment, arrays: (index.bm25.segments[s] as Bm25Segment).arrays }),
+        );
         file = basename(path);
         segment.storedIn = file;
       }
@@ -113,9 +115,9 @@ export class IndexSnapshots {
     for (const { file } of manifest.segments) {
       const read = await readFile(join(this.dir, file)).catch(() => null);
       if (!read) return skipped(`its segment ${file} cannot be read`);
-      const contents = readSegmentFile(read, kb.kbId);
+      const contents = await readSegmentFile(read, kb.kbId);
       if ('damaged' in contents) return skipped(`its segment ${file} is damaged: ${contents.damaged}`);
-      const segment = CollectedFacts.of(contents.rows).seal();
+      const segment = contents.facts;
       segment.storedIn = file;
       facts.push(segment);
       bm25.push(new Bm25Segment(contents.arrays));

@@ -182,6 +182,7 @@ export class KnowledgeIndex {
     const segment = this.segments[place.segment] as FactSegment;
     if (segment.hasEarlierOfPassage(place.doc, gone(place.segment))) return false;
     const passage = segment.passageAt(place.doc);
+    if (passage === null) return true; // its own passage
     for (let s = 0; s < place.segment; s++) if ((this.segments[s] as FactSegment).holdsPassage(passage, gone(s))) return false;
     return true;
   }

@@ -1,27 +1,13 @@
-import { createHash } from 'node:crypto';
+import { createHash, webcrypto } from 'node:crypto';
 
 import type { Bm25Arrays } from '../core/retrieval/bm25-builder.js';
-import type { StoredFact } from './fact-table.js';
+import { FactSegment } from './fact-segment.js';
+import type { FactTableParts, RunColumnParts } from './fact-table.js';
 
 /** The first bytes of a segment file; a file without them is not one. */
 const MAGIC = Buffer.from('CANDORSEG1\n');
 /** Bumped when the layout or what an index reads of a fact changes: a file of another format is rebuilt, not read. */
 export const SEGMENT_FORMAT = 1;
-
-/** A fact as a segment file stores it (an array, not an object: a million facts' keys add up). */
-type FactRow = [
-  number,
-  string | null,
-  string,
-  string | null,
-  string | null,
-  string,
-  string | null,
-  number,
-  string | null,
-  string | null,
-  string | null,
-];
 
 const ARRAY_TYPES = { Uint8Array, Uint16Array, Uint32Array, Int32Array, Float64Array } as const;
 type ArrayTypeName = keyof typeof ARRAY_TYPES;
@@ -34,7 +20,8 @@ interface Header {
   readonly totalLength: number;
   readonly boundAvgdl: number;
   readonly arrays: readonly { readonly name: string; readonly type: ArrayTypeName; readonly offset: number; readonly length: number }[];
-  readonly rows: { readonly offset: number; readonly bytes: number };
+  /** The run columns' values (JSON), after the arrays. */
+  readonly runs: { readonly offset: number; readonly bytes: number };
   /** SHA-256 of everything after the header. */
   readonly sha256: string;
 }
@@ -42,17 +29,21 @@ interface Header {
 /** A segment as stored: its facts and its BM25 arrays. */
 export interface SegmentContents {
   readonly kbId: number;
-  readonly rows: readonly StoredFact[];
+  readonly facts: FactSegment;
   readonly arrays: Bm25Arrays;
 }
 
 /**
  * A segment file's bytes: a magic line, the header's length and the header (JSON: arrays, offsets, checksum),
- * then each typed array at an 8-byte aligned offset, then the facts (JSON). Read back with readSegmentFile.
+ * then each typed array (BM25's, the fact table's columns) at an 8-byte aligned offset, then the run columns'
+ * values (JSON: a run per section or document, not per fact). Read back with readSegmentFile: nothing per fact
+ * is parsed, the arrays are used as they are.
  */
 export function segmentFileBytes(segment: SegmentContents): Buffer[] {
-  const named = arraysOf(segment.arrays);
-  const rows = Buffer.from(JSON.stringify(segment.rows.map(factRow)));
+  const facts = segment.facts.parts();
+  const named = [...arraysOf(segment.arrays), ...factArraysOf(facts.table, facts.previous, facts.next)];
+  const runValues = Object.fromEntries(Object.entries(facts.table.runColumns).map(([name, column]) => [name, column.values]));
+  const rows = Buffer.from(JSON.stringify(runValues));
   const body: Buffer[] = [];
   const placed: Header['arrays'][number][] = [];
   let offset = 0;
@@ -70,11 +61,11 @@ export function segmentFileBytes(segment: SegmentContents): Buffer[] {
   const header: Header = {
     format: SEGMENT_FORMAT,
     kbId: segment.kbId,
-    facts: segment.rows.length,
+    facts: segment.facts.size,
     totalLength: segment.arrays.totalLength,
     boundAvgdl: segment.arrays.boundAvgdl,
     arrays: placed,
-    rows: { offset, bytes: rows.length },
+    runs: { offset, bytes: rows.length },
     sha256: hash.digest('hex'),
   };
   const headerBytes = Buffer.from(JSON.stringify(header));
@@ -90,7 +81,7 @@ export function segmentFileBytes(segment: SegmentContents): Buffer[] {
  * The segment a file holds, or the reason it cannot be trusted (not a segment file, another format or KB,
  * truncated, or its checksum differs): such a file is rebuilt from the store, never read in part.
  */
-export function readSegmentFile(file: Buffer, kbId: number): SegmentContents | { readonly damaged: string } {
+export async function readSegmentFile(file: Buffer, kbId: number): Promise<SegmentContents | { readonly damaged: string }> {
   if (file.length < MAGIC.length + 4 || !file.subarray(0, MAGIC.length).equals(MAGIC)) return { damaged: 'not a segment file' };
   const headerLength = file.readUInt32LE(MAGIC.length);
   let header: Header;
@@ -103,8 +94,10 @@ export function readSegmentFile(file: Buffer, kbId: number): SegmentContents | {
   if (header.kbId !== kbId) return { damaged: `it belongs to KB ${header.kbId}` };
   const start = align(MAGIC.length + 4 + headerLength);
   const body = file.subarray(start);
-  if (body.length !== header.rows.offset + header.rows.bytes) return { damaged: 'it is truncated' };
-  if (createHash('sha256').update(body).digest('hex') !== header.sha256) return { damaged: 'its checksum differs' };
+  if (body.length !== header.runs.offset + header.runs.bytes) return { damaged: 'it is truncated' };
+  // Hashed off this thread (Web Crypto runs the digest in the thread pool): a large segment is hundreds of MB.
+  const digest = Buffer.from(await webcrypto.subtle.digest('SHA-256', body)).toString('hex');
+  if (digest !== header.sha256) return { damaged: 'its checksum differs' };
   const arrays: Record<string, AnyArray> = {};
   for (const { name, type, offset, length } of header.arrays) {
     const Type = ARRAY_TYPES[type];
@@ -114,7 +107,23 @@ export function readSegmentFile(file: Buffer, kbId: number): SegmentContents | {
     new Uint8Array(array.buffer).set(bytes);
     arrays[name] = array;
   }
-  const rows = (JSON.parse(body.subarray(header.rows.offset).toString('utf8')) as FactRow[]).map(storedFact);
+  const values = JSON.parse(body.toString('utf8', header.runs.offset)) as Record<string, (string | null)[]>;
+  const runColumns = Object.fromEntries(
+    Object.entries(values).map(([name, column]) => [name, { values: column, runs: arrays[`runs.${name}`] as Uint32Array }]),
+  ) as unknown as Record<string, RunColumnParts>;
+  const text = (name: string) => ({
+    bytes: arrays[`${name}.bytes`] as Uint8Array,
+    offsets: arrays[`${name}.offsets`] as Float64Array,
+    nulls: arrays[`${name}.nulls`] as Uint8Array,
+  });
+  const table = {
+    ids: arrays['facts.ids'],
+    confidences: arrays['facts.confidences'],
+    texts: text('facts.texts'),
+    externalIds: text('facts.externalIds'),
+    runColumns,
+  } as unknown as FactTableParts;
+  const facts = FactSegment.of({ table, previous: arrays['facts.previous'] as Int32Array, next: arrays['facts.next'] as Int32Array });
   const bm25 = {
     terms: { bytes: arrays['terms.bytes'], offsets: arrays['terms.offsets'], slots: arrays['terms.slots'] },
     keys: arrays['keys'],
@@ -128,7 +137,7 @@ export function readSegmentFile(file: Buffer, kbId: number): SegmentContents | {
     totalLength: header.totalLength,
     boundAvgdl: header.boundAvgdl,
   } as unknown as Bm25Arrays;
-  return { kbId, rows, arrays: bm25 };
+  return { kbId, facts, arrays: bm25 };
 }
 
 function arraysOf(a: Bm25Arrays): [string, AnyArray][] {
@@ -147,26 +156,23 @@ function arraysOf(a: Bm25Arrays): [string, AnyArray][] {
   ];
 }
 
-function align(n: number): number {
-  return Math.ceil(n / 8) * 8;
-}
-
-function factRow(f: StoredFact): FactRow {
+function factArraysOf(table: FactTableParts, previous: Int32Array, next: Int32Array): [string, AnyArray][] {
+  const text = (name: string, column: FactTableParts['texts']): [string, AnyArray][] => [
+    [`${name}.bytes`, column.bytes],
+    [`${name}.offsets`, column.offsets],
+    [`${name}.nulls`, column.nulls],
+  ];
   return [
-    f.id,
-    f.externalId,
-    f.text,
-    f.heading,
-    f.documentPath ?? null,
-    f.source,
-    f.passage,
-    f.confidence,
-    f.url ?? null,
-    f.title ?? null,
-    f.alias ?? null,
+    ['facts.ids', table.ids],
+    ['facts.confidences', table.confidences],
+    ...text('facts.texts', table.texts),
+    ...text('facts.externalIds', table.externalIds),
+    ['facts.previous', previous],
+    ['facts.next', next],
+    ...Object.entries(table.runColumns).map(([name, column]): [string, AnyArray] => [`runs.${name}`, column.runs]),
   ];
 }
 
-function storedFact([id, externalId, text, heading, documentPath, source, passage, confidence, url, title, alias]: FactRow): StoredFact {
-  return { id, externalId, text, heading, documentPath, source, passage, confidence, url, title, alias };
+function align(n: number): number {
+  return Math.ceil(n / 8) * 8;
 }

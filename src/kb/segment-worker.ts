@@ -2,7 +2,7 @@ import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 
 import { Bm25Builder, type Bm25Arrays } from '../core/retrieval/bm25-builder.js';
-import type { StoredFact } from './fact-table.js';
+import { CollectedFacts } from './fact-segment.js';
 import { indexable } from './segment-build.js';
 import { segmentFileBytes } from './segment-file.js';
 import type { SegmentWorkerData, SegmentWorkerReply, SegmentWorkerRequest } from './segment-in-worker.js';
@@ -14,19 +14,21 @@ import type { SegmentWorkerData, SegmentWorkerReply, SegmentWorkerRequest } from
 const port = parentPort;
 const { snapshot } = workerData as SegmentWorkerData;
 const builder = new Bm25Builder();
-const rows: StoredFact[] = [];
+// With a snapshot path, the facts are collected here too (typed columns), for the segment's file.
+const collected = snapshot ? new CollectedFacts() : null;
 port?.on('message', (request: SegmentWorkerRequest) => {
   try {
     if (request.kind === 'facts') {
       for (const fact of request.facts) builder.add(indexable(fact));
-      if (snapshot) rows.push(...request.facts);
+      if (collected) for (const fact of request.facts) collected.add(fact);
       return;
     }
     const sealing = builder.seal(request.params);
     let sealed = sealing.next();
     while (!sealed.done) sealed = sealing.next();
     const arrays = sealed.value;
-    const file = snapshot ? store(snapshot.path, segmentFileBytes({ kbId: snapshot.kbId, rows, arrays })) : null;
+    const file =
+      snapshot && collected ? store(snapshot.path, segmentFileBytes({ kbId: snapshot.kbId, facts: collected.seal(), arrays })) : null;
     const reply: SegmentWorkerReply = { kind: 'sealed', arrays, file };
     port.postMessage(reply, transferables(arrays));
   } catch (error) {
