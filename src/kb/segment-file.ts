@@ -102,7 +102,12 @@ export async function readSegmentFile(file: Buffer, kbId: number): Promise<Segme
   for (const { name, type, offset, length } of header.arrays) {
     const Type = ARRAY_TYPES[type];
     const bytes = body.subarray(offset, offset + length * Type.BYTES_PER_ELEMENT);
-    // A copy into memory of its own: aligned, and not holding the whole file alive.
+    // The file is nearly all arrays: used in place where aligned (a large file is read into memory of its own),
+    // so loading costs the file's size once; copied otherwise.
+    if (bytes.byteOffset % Type.BYTES_PER_ELEMENT === 0) {
+      arrays[name] = new Type(bytes.buffer as ArrayBuffer, bytes.byteOffset, length);
+      continue;
+    }
     const array = new Type(length);
     new Uint8Array(array.buffer).set(bytes);
     arrays[name] = array;
