@@ -79,8 +79,8 @@ function kbSettings(s: Settings) {
     indexWaitMs: s.CANDOR_INDEX_WAIT_MS,
     /** Serving: how often new KB versions are looked for and their index built ahead of the next ask. */
     indexRefreshMs: s.CANDOR_INDEX_REFRESH_MS,
-    /** Serving: where built indexes are kept for the next start (CANDOR_DATA_DIR/index); null: not kept. */
-    indexSnapshotDir: s.CANDOR_INDEX_SNAPSHOTS ? join(s.CANDOR_DATA_DIR, 'index') : null,
+    /** Serving: where built indexes are kept for the next start (CANDOR_DATA_DIR/index); null: not kept (or a memory:// store). */
+    indexSnapshotDir: s.CANDOR_INDEX_SNAPSHOTS && !s.CANDOR_DATA_DIR.startsWith('memory://') ? join(s.CANDOR_DATA_DIR, 'index') : null,
     factExtraction: s.CANDOR_FACT_EXTRACTION,
     /** Folder → base URL for documents' links: pass as `ingestPaths(…, { sourceUrls: config.kb.sourceUrls })`. */
     sourceUrls: s.CANDOR_SOURCE_URLS ?? {},

@@ -61,7 +61,7 @@ export const SETTINGS_GROUPS: readonly SettingsGroup[] = [
       CANDOR_INDEX_REFRESH_MS:
         '`serve`: the fallback poll for new KB versions (the store announces them; a missed announcement is seen within this).',
       CANDOR_INDEX_SNAPSHOTS:
-        "`serve`: keep each KB's built index in `CANDOR_DATA_DIR/index` and load it at the next start, so a restarted replica serves a large KB in seconds instead of indexing every fact again (one folder per replica; a damaged or outdated snapshot is rebuilt, not trusted).",
+        "`serve`: keep each KB's built index in `CANDOR_DATA_DIR/index` and load it at the next start, so a restarted replica serves a large KB in seconds instead of indexing every fact again (one folder per replica; a snapshot that is damaged, outdated, or from another database or history is rebuilt, not trusted; none with `CANDOR_DATA_DIR=memory://`).",
       CANDOR_INGEST_MAX_FILE_BYTES:
         'Documents larger than this (default 50 MiB) are refused by their size, unread; a `.jsonl` of any size is streamed, and only a longer line of it is skipped ([what ingestion refuses](documents.md#what-ingestion-refuses)).',
       CANDOR_INGEST_MAX_DOCX_BYTES:

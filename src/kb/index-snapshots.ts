@@ -16,6 +16,8 @@ interface Manifest {
   readonly format: number;
   readonly kbId: number;
   readonly version: number;
+  /** The version's stamp in the database it was built from (see versionStamp). */
+  readonly stamp: string;
   /** When the first expert answer in it falls due (ms since epoch; null: never): the snapshot is not used after. */
   readonly expiresAt: number | null;
   readonly segments: readonly { readonly file: string; readonly deleted: readonly number[] }[];
@@ -46,7 +48,7 @@ export class IndexSnapshots {
   }
 
   /** Writes the index's segments not on disk yet and the KB's manifest, then removes the KB's files it no longer names. */
-  async save(index: KnowledgeIndex): Promise<void> {
+  async save(index: KnowledgeIndex, stamp: string): Promise<void> {
     await mkdir(this.dir, { recursive: true });
     const segments: { file: string; deleted: number[] }[] = [];
     for (const [s, segment] of index.segments.entries()) {
@@ -63,7 +65,7 @@ export class IndexSnapshots {
       segments.push({ file, deleted: [...index.bm25.deletedIn(s)] });
     }
     const expiresAt = Number.isFinite(index.expiresAt) ? index.expiresAt : null;
-    const manifest: Manifest = { format: SEGMENT_FORMAT, kbId: index.kbId, version: index.version, expiresAt, segments };
+    const manifest: Manifest = { format: SEGMENT_FORMAT, kbId: index.kbId, version: index.version, stamp, expiresAt, segments };
     await writeAtomically(this.manifestPath(index.kbId), [Buffer.from(JSON.stringify(manifest))]);
     // Files a worker is writing for a build in progress are named by no manifest yet: only files an earlier
     // manifest named are removed here (strays left by a crash are removed by `load`, once old).
@@ -87,13 +89,15 @@ export class IndexSnapshots {
   }
 
   /**
-   * The KB's index as last saved, if it can be trusted for a store at `version` (the saved version is not
-   * newer, and no expert answer in it has fell due by `now`); otherwise why not.
+   * The KB's index as last saved, if it can be trusted for a store at `version`: the saved version is not newer,
+   * it has the stamp `stampOf` gives that version in this database (see versionStamp), and no expert answer in it
+   * has fallen due by `now`. Otherwise why not.
    */
   async load(
     kb: { readonly kbId: number; readonly name: string },
     version: number,
     now: number,
+    stampOf: (version: number) => Promise<string | null>,
   ): Promise<KnowledgeIndex | SnapshotSkipped> {
     const skipped = (reason: string): SnapshotSkipped => ({ kb: kb.name, reason });
     let manifest: Manifest;
@@ -110,6 +114,7 @@ export class IndexSnapshots {
       return skipped('it is of another format or KB');
     if (manifest.version > version) return skipped(`it is of version ${manifest.version}, newer than the store's ${version}`);
     if (manifest.expiresAt !== null && now >= manifest.expiresAt) return skipped('an expert answer in it is due for re-confirmation');
+    if (manifest.stamp !== (await stampOf(manifest.version))) return skipped('it was built from another database or history');
     const facts: FactSegment[] = [];
     const bm25: Bm25Segment[] = [];
     for (const { file } of manifest.segments) {

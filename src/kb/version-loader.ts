@@ -4,6 +4,7 @@ import { loadEmbeddings } from './embed-facts.js';
 import type { IndexSnapshots } from './index-snapshots.js';
 import { buildSegment, KnowledgeIndex, type Slicing } from './knowledge-index.js';
 import { ExpertExpiry, factsRetiredSince, relinkedSince, versionFacts } from './version-facts.js';
+import { versionStamp } from './version-stamp.js';
 
 /** What loading a KB version needs besides the store. */
 export interface VersionLoaderDeps {
@@ -66,7 +67,11 @@ export class VersionLoader {
     if (!snapshots) return Promise.resolve();
     const previous = this.saving.get(index.name) ?? Promise.resolve();
     const next = previous
-      .then(() => snapshots.save(index))
+      .then(async () => {
+        const stamp = await versionStamp(this.db, index.kbId, index.version);
+        if (stamp === null) throw new Error(`version ${index.version} is not in the store`);
+        await snapshots.save(index, stamp);
+      })
       .catch((error: unknown) =>
         this.deps.snapshotSkipped(index.name, `saving it failed: ${error instanceof Error ? error.message : String(error)}`),
       )
@@ -86,7 +91,8 @@ export class VersionLoader {
   private async kept(kb: { readonly kbId: number; readonly name: string; readonly version: number }): Promise<KnowledgeIndex | null> {
     const snapshots = this.deps.snapshots();
     if (!snapshots) return null;
-    const loaded = await snapshots.load(kb, kb.version, this.deps.now()).catch((error: unknown) => ({
+    const stampOf = (version: number) => versionStamp(this.db, kb.kbId, version);
+    const loaded = await snapshots.load(kb, kb.version, this.deps.now(), stampOf).catch((error: unknown) => ({
       kb: kb.name,
       reason: error instanceof Error ? error.message : String(error),
     }));

@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { retireFact } from '../../src/kb/expert-facts.js';
@@ -8,8 +9,9 @@ import { ingestPaths } from '../../src/kb/ingest/ingest.js';
 import { KnowledgeIndexCache } from '../../src/kb/knowledge-index-cache.js';
 import type { KnowledgeIndex } from '../../src/kb/knowledge-index.js';
 import type { Db } from '../../src/store/open-store.js';
+import { knowledgeBases } from '../../src/store/schema.js';
 import { HANDBOOK_FACTS, jsonl, tempFiles } from '../support/compose.js';
-import { DRIVERS, useTestStore } from '../support/stores.js';
+import { createTestStore, DRIVERS, useTestStore } from '../support/stores.js';
 
 const QUESTIONS = ['How many days of annual leave do I get?', 'Where is the gym?', 'How do I claim expenses?', 'When is the canteen open?'];
 
@@ -102,5 +104,38 @@ describe.each(DRIVERS)('an index kept on disk for the next start (%s)', (driver)
     writeFileSync(join(dir, manifest), '{"format":');
     expect(answersOf(await replica(db).get('kept'))).toEqual(truth);
     expect(skipped.pop()).toBe('kept: its manifest cannot be read');
+  });
+
+  it('a snapshot from another database (the same KB id and version, other facts) is not trusted', async () => {
+    const other = await createTestStore(driver);
+    try {
+      const { db } = other.store;
+      const cross = mkdtempSync(join(tmpdir(), 'candor-snapshots-cross-'));
+      const cache = (on: Db) => {
+        const made = new KnowledgeIndexCache(on, { inlineFacts: 0 });
+        made.serveWhileBuilding({
+          maxWaitMs: 60_000,
+          snapshotDir: cross,
+          snapshotSkipped: (kb, reason) => skipped.push(`${kb}: ${reason}`),
+        });
+        return made;
+      };
+      await ingestPaths(handle.store.db, [files.path('v1.jsonl')], { kb: 'twin' });
+      const [twinId] = await handle.store.db.select({ id: knowledgeBases.id }).from(knowledgeBases).where(eq(knowledgeBases.name, 'twin'));
+      // KBs before it, so that its id is the same in the other database.
+      for (let pad = 1; pad < twinId!.id; pad++) await ingestPaths(db, [files.path('gym.jsonl')], { kb: `pad-${pad}` });
+      await ingestPaths(db, [files.path('gym.jsonl')], { kb: 'twin' });
+      const first = cache(handle.store.db);
+      const original = await first.get('twin');
+      await first.snapshotsSaved();
+      const twin = await cache(db).get('twin');
+      expect(twin.kbId).toBe(original.kbId);
+      expect(twin.version).toBe(original.version);
+      expect(twin.allFacts().map((f) => f.text)).toEqual(['The gym on level 3 opens at 6 am on weekdays.']);
+      expect(skipped.pop()).toBe('twin: it was built from another database or history');
+      rmSync(cross, { recursive: true, force: true });
+    } finally {
+      await other.dispose();
+    }
   });
 });
