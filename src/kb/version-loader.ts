@@ -45,7 +45,11 @@ export class VersionLoader {
     const usable = (index: KnowledgeIndex | undefined | null) =>
       index && index.kbId === kbId && index.version <= version && this.deps.now() < index.expiresAt ? index : null;
     const since = usable(ready) ?? usable(await this.kept(kb));
-    if (since?.version === version) return since.withChanges(version, { add: null, remove: [], vectors });
+    if (since?.version === version) {
+      const same = since.withChanges(version, { add: null, remove: [], vectors });
+      same.expiresAt = since.expiresAt;
+      return same;
+    }
     const range = since ? { kbId, version, since: since.version } : null;
     // Most of the index retired (a whole KB ingested again): a full build is cheaper than a segment and a merge.
     const remove = range && !(await relinkedSince(this.db, range)) ? await factsRetiredSince(this.db, range) : null;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { retireFact } from '../../src/kb/expert-facts.js';
+import { addExpertFact, retireFact } from '../../src/kb/expert-facts.js';
 import { ingestPaths } from '../../src/kb/ingest/ingest.js';
 import { KnowledgeIndexCache } from '../../src/kb/knowledge-index-cache.js';
 import type { KnowledgeIndex } from '../../src/kb/knowledge-index.js';
@@ -137,5 +137,39 @@ describe.each(DRIVERS)('an index kept on disk for the next start (%s)', (driver)
     } finally {
       await other.dispose();
     }
+  });
+
+  it('a kept index keeps when its first expert answer falls due, and is not used after', async () => {
+    const db = handle.store.db;
+    const dir2 = mkdtempSync(join(tmpdir(), 'candor-snapshots-due-'));
+    const confirmed = new Date('2026-11-01T00:00:00Z');
+    let now = confirmed.getTime() + 86_400_000;
+    const cache = () => {
+      const made = new KnowledgeIndexCache(db, { inlineFacts: 0, expertDays: () => 30, now: () => now });
+      made.serveWhileBuilding({ maxWaitMs: 60_000, snapshotDir: dir2, snapshotSkipped: (kb, reason) => skipped.push(`${kb}: ${reason}`) });
+      return made;
+    };
+    await ingestPaths(db, [files.path('v1.jsonl')], { kb: 'due' });
+    await addExpertFact(db, {
+      kb: 'due',
+      text: 'Visitors sign in at the front desk.',
+      question: 'visitors',
+      expert: 'cli:dana',
+      name: 'Dana',
+      at: confirmed,
+    });
+    const first = cache();
+    const built = await first.get('due');
+    await first.snapshotsSaved();
+    const due = confirmed.getTime() + 30 * 86_400_000;
+    expect(built.expiresAt).toBe(due);
+    const restarted = await cache().get('due');
+    expect(restarted.segments[0]?.storedIn).toBe(built.segments[0]?.storedIn); // loaded, not rebuilt
+    expect(restarted.expiresAt).toBe(due);
+    now = due + 1;
+    const later = await cache().get('due');
+    expect(later.allFacts().some((f) => f.text.startsWith('Visitors'))).toBe(false);
+    expect(skipped.pop()).toBe('due: an expert answer in it is due for re-confirmation');
+    rmSync(dir2, { recursive: true, force: true });
   });
 });
