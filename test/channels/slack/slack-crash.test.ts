@@ -44,7 +44,8 @@ describe.each(DRIVERS)('a server killed with questions in flight (%s)', (driver)
     if (driver === 'postgres') {
       store = await createTestStore('postgres');
       await store.store.close();
-      database = { DATABASE_URL: store.databaseUrl as string };
+      // The data folder holds only the kept index here: in the test's folder, not the working directory.
+      database = { DATABASE_URL: store.databaseUrl as string, CANDOR_DATA_DIR: dir.path('data') };
     } else {
       database = { CANDOR_DATA_DIR: await migratedStore(dir.path('data')) };
     }
