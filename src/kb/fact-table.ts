@@ -1,5 +1,4 @@
 import { GrowableArray } from '../core/retrieval/growable-array.js';
-import { KeyPositions } from '../core/retrieval/key-positions.js';
 import { TextColumn, type TextColumnArrays } from './text-column.js';
 
 /** A fact as the store holds it, what an index is built from. */
@@ -88,7 +87,6 @@ export class FactTable {
   private readonly columns = Object.fromEntries(RUN_COLUMNS.map((name) => [name, new RunColumn()])) as Record<RunColumnName, RunColumn>;
   private sealedIds: Float64Array | null = null;
   private sealedConfidences: Float64Array | null = null;
-  private positions = new KeyPositions([]);
   private byExternalId: Map<string, number> | null = null;
 
   /** A sealed table of these parts (a snapshot's). */
@@ -99,7 +97,6 @@ export class FactTable {
     table.texts = TextColumn.of(parts.texts);
     table.externalIds = TextColumn.of(parts.externalIds);
     for (const name of RUN_COLUMNS) table.columns[name] = RunColumn.of(parts.runColumns[name]);
-    table.positions = new KeyPositions(parts.ids);
     return table;
   }
 
@@ -116,12 +113,11 @@ export class FactTable {
     for (const name of RUN_COLUMNS) this.columns[name].append(row[name]);
   }
 
-  /** Called once every fact is in: compacts the columns and indexes ids. */
+  /** Called once every fact is in: compacts the columns. */
   seal(): void {
     if (this.sealedIds) return;
     this.sealedIds = this.ids.trimmed();
     this.sealedConfidences = this.confidences.trimmed();
-    this.positions = new KeyPositions(this.sealedIds);
   }
 
   /** The table's parts (sealing it). */
@@ -138,11 +134,6 @@ export class FactTable {
       externalIds: this.externalIds.arrays(),
       runColumns,
     };
-  }
-
-  /** The position of the fact with this store id, or -1 (valid once sealed). */
-  positionOf(id: number): number {
-    return this.positions.of(id);
   }
 
   /** The store id of the fact with this external id, if any (the lookup is built on first use: evaluation only). */
@@ -180,10 +171,6 @@ export class FactTable {
 
   textAt(position: number): string {
     return this.texts.get(position) as string;
-  }
-
-  externalIdAt(position: number): string | null {
-    return this.externalIds.get(position);
   }
 
   passageAt(position: number): string | null {

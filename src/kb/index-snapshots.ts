@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 
 import { Bm25Index } from '../core/retrieval/bm25-index.js';
@@ -7,6 +7,7 @@ import { Bm25Segment } from '../core/retrieval/bm25-segment.js';
 import type { FactSegment } from './fact-segment.js';
 import { KnowledgeIndex } from './knowledge-index.js';
 import { readSegmentFile, SEGMENT_FORMAT, segmentFileBytes } from './segment-file.js';
+import { writeAtomically } from './write-atomically.js';
 
 /** A segment file no manifest names is left this long (a worker may be writing it) before it is removed as a stray. */
 const STRAY_MS = 3_600_000;
@@ -140,17 +141,4 @@ export class IndexSnapshots {
   private manifestPath(kbId: number): string {
     return join(this.dir, `kb${kbId}.json`);
   }
-}
-
-/** Writes the parts to a temporary file, flushes it and renames it over `path`: a crash leaves the old file or the new. */
-export async function writeAtomically(path: string, parts: readonly Uint8Array[]): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
-  const handle = await open(temporary, 'w');
-  try {
-    for (const part of parts) await handle.write(part);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temporary, path);
 }

@@ -50,19 +50,18 @@ export class KnowledgeIndex {
     readonly kbId: number,
     readonly name: string,
     readonly version: number,
-    rows: readonly StoredFact[] | CollectedFacts | { readonly segments: readonly FactSegment[]; readonly bm25: Bm25Index },
+    /** Facts (indexed at once, one segment), or segments already built with their BM25 index. */
+    rows: readonly StoredFact[] | { readonly segments: readonly FactSegment[]; readonly bm25: Bm25Index },
     /** Unit-length fact embeddings for vector retrieval (empty: lexical only). */
     readonly vectors: ReadonlyMap<number, Float32Array> = new Map(),
-    /** The lexical index, when built already (KnowledgeIndex.build builds it a slice at a time). */
-    bm25?: Bm25Index,
   ) {
     if ('segments' in rows) {
       this.segments = rows.segments;
       this.bm25 = rows.bm25;
     } else {
-      const segment = (rows instanceof CollectedFacts ? rows : CollectedFacts.of(rows)).seal();
+      const segment = CollectedFacts.of(rows).seal();
       this.segments = segment.size > 0 ? [segment] : [];
-      this.bm25 = bm25 ?? new Bm25Index(Array.from({ length: segment.size }, (_, i) => indexable(segment.table.at(i))));
+      this.bm25 = new Bm25Index(rows.map(indexable));
     }
     const experts = new Set<number>();
     this.segments.forEach((segment, s) => {
@@ -72,8 +71,8 @@ export class KnowledgeIndex {
   }
 
   /**
-   * The index of a KB version, built a slice at a time with `pause` between slices (see Bm25Index.build).
-   * Rows may come in pages (an async iterable): they are indexed as they come and not kept as objects.
+   * The index of a KB version, one segment built as `slicing` says (in a worker thread, or a slice at a time
+   * here; see buildSegment). Rows may come in pages (an async iterable): they are indexed as they come.
    */
   static async build(
     kb: { readonly kbId: number; readonly name: string; readonly version: number },
@@ -81,7 +80,7 @@ export class KnowledgeIndex {
     vectors: ReadonlyMap<number, Float32Array>,
     slicing: Slicing,
   ): Promise<KnowledgeIndex> {
-    const { facts, bm25 } = await buildSegment(rows, slicing);
+    const { facts, bm25 } = await buildSegment(rows, slicing, kb.kbId);
     const segments = facts.size > 0 ? [facts] : [];
     return new KnowledgeIndex(kb.kbId, kb.name, kb.version, { segments, bm25: Bm25Index.of([bm25]) }, vectors);
   }

@@ -1,4 +1,3 @@
-import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 
 import { Bm25Builder, type Bm25Arrays } from '../core/retrieval/bm25-builder.js';
@@ -6,6 +5,7 @@ import { CollectedFacts } from './fact-segment.js';
 import { indexable } from './segment-build.js';
 import { segmentFileBytes } from './segment-file.js';
 import type { SegmentWorkerData, SegmentWorkerReply, SegmentWorkerRequest } from './segment-in-worker.js';
+import { writeAtomically } from './write-atomically.js';
 
 // The worker thread segment-in-worker.ts starts for one segment: it indexes the facts it is sent, batch by
 // batch, and on `seal` writes the segment's file (when started with a snapshot path) and hands the segment's
@@ -16,7 +16,7 @@ const { snapshot } = workerData as SegmentWorkerData;
 const builder = new Bm25Builder();
 // With a snapshot path, the facts are collected here too (typed columns), for the segment's file.
 const collected = snapshot ? new CollectedFacts() : null;
-port?.on('message', (request: SegmentWorkerRequest) => {
+port?.on('message', async (request: SegmentWorkerRequest) => {
   try {
     if (request.kind === 'facts') {
       for (const fact of request.facts) builder.add(indexable(fact));
@@ -27,8 +27,9 @@ port?.on('message', (request: SegmentWorkerRequest) => {
     let sealed = sealing.next();
     while (!sealed.done) sealed = sealing.next();
     const arrays = sealed.value;
-    const file =
-      snapshot && collected ? store(snapshot.path, segmentFileBytes({ kbId: snapshot.kbId, facts: collected.seal(), arrays })) : null;
+    if (snapshot && collected)
+      await writeAtomically(snapshot.path, segmentFileBytes({ kbId: snapshot.kbId, facts: collected.seal(), arrays }));
+    const file = snapshot?.path ?? null;
     const reply: SegmentWorkerReply = { kind: 'sealed', arrays, file };
     port.postMessage(reply, transferables(arrays));
   } catch (error) {
@@ -36,20 +37,6 @@ port?.on('message', (request: SegmentWorkerRequest) => {
     port.postMessage(reply);
   }
 });
-
-/** Writes the parts to a temporary file, flushed, renamed over `path`; the path written. */
-function store(path: string, parts: readonly Uint8Array[]): string {
-  const temporary = `${path}.${process.pid}.tmp`;
-  const fd = openSync(temporary, 'w');
-  try {
-    for (const part of parts) writeSync(fd, part);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temporary, path);
-  return path;
-}
 
 /** The buffers behind a segment's arrays, each once. */
 function transferables(arrays: Bm25Arrays): ArrayBuffer[] {

@@ -1,4 +1,3 @@
-import { Bm25Index } from '../core/retrieval/bm25-index.js';
 import type { Db } from '../store/open-store.js';
 import { loadEmbeddings } from './embed-facts.js';
 import type { IndexSnapshots } from './index-snapshots.js';
@@ -59,8 +58,7 @@ export class VersionLoader {
       index.expiresAt = Math.min(since.expiresAt, expiry.expiresAt);
       return index;
     }
-    const { facts, bm25 } = await buildSegment(versionFacts(this.db, { kbId, version, since: null }, expiry), slicing, kbId);
-    const index = new KnowledgeIndex(kbId, name, version, { segments: facts.size > 0 ? [facts] : [], bm25: Bm25Index.of([bm25]) }, vectors);
+    const index = await KnowledgeIndex.build(kb, versionFacts(this.db, { kbId, version, since: null }, expiry), vectors, slicing);
     index.expiresAt = expiry.expiresAt;
     return index;
   }

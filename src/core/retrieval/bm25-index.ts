@@ -94,14 +94,22 @@ export class Bm25Index {
    * changed, and both share their segments. Keys not live here are ignored in `remove`.
    */
   withChanges(change: { readonly add?: Bm25Segment | null; readonly remove?: Iterable<number> }): Bm25Index {
-    const deletedDocs = this.deletedDocs.map((docs) => new Set(docs));
-    const deletedDf = new Map(this.deletedDf);
+    // Copied on write: a version that deletes nothing, or only from a small segment, does not copy the large
+    // segments' deletions.
+    const deletedDocs = [...this.deletedDocs];
+    const copied = new Set<number>();
+    let deletedDf: Map<string, number> | null = null;
     for (const key of change.remove ?? []) {
       const place = this.locate(key);
       if (!place) continue;
-      const segment = this.segmentList[place.segment] as Bm25Segment;
+      if (!copied.has(place.segment)) {
+        deletedDocs[place.segment] = new Set(deletedDocs[place.segment]);
+        copied.add(place.segment);
+      }
       (deletedDocs[place.segment] as Set<number>).add(place.doc);
-      for (const term of segment.termsAt(place.doc)) deletedDf.set(term, (deletedDf.get(term) ?? 0) + 1);
+      deletedDf ??= new Map(this.deletedDf);
+      for (const term of (this.segmentList[place.segment] as Bm25Segment).termsAt(place.doc))
+        deletedDf.set(term, (deletedDf.get(term) ?? 0) + 1);
     }
     const segments = [...this.segmentList];
     if (change.add && change.add.size > 0) {
@@ -109,7 +117,7 @@ export class Bm25Index {
       deletedDocs.push(new Set());
     }
     const next = new Bm25Index([], this.params);
-    next.adopt(segments, deletedDocs, deletedDf);
+    next.adopt(segments, deletedDocs, deletedDf ?? this.deletedDf);
     return next;
   }
 

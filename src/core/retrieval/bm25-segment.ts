@@ -95,10 +95,6 @@ export class Bm25Segment {
     return this.terms.id(term);
   }
 
-  termName(id: number): string {
-    return this.terms.name(id);
-  }
-
   /** Facts of this segment holding the term (deleted ones included). */
   docFrequency(id: number): number {
     return (this.arrays.postingStart[id + 1] as number) - (this.arrays.postingStart[id] as number);
